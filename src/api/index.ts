@@ -1,0 +1,7 @@
+// Read endpoints, one module per resource group.
+import type { FastifyInstance } from 'fastify';
+import { healthRoutes } from './health.js';
+
+export async function apiPlugin(app: FastifyInstance) {
+  await app.register(healthRoutes);
+}

@@ -1,0 +1,81 @@
+// Composition root: builds the Fastify app from plugins. Tests import buildApp, never the server.
+// buildApp(config, deps) receives ready connections (pools, bus, redis) so tests can swap an edge
+// (clock, outbound HTTP) while keeping the real PostgreSQL.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Pool } from './db/pool.js';
+import type { Logger } from './logger.js';
+import type { Bus } from './bus/types.js';
+import { envelopePlugin } from './http/envelope.js';
+import { httpPlugin } from './http/index.js';
+import { apiPlugin } from './api/index.js';
+import { realtimePlugin } from './changes/plugin.js';
+import { streamPlugin } from './stream/plugin.js';
+import { webhooksPlugin } from './webhooks/plugin.js';
+import { mirrorPlugin } from './mirror/plugin.js';
+import { dashboardPlugin } from './dashboard.js';
+
+export interface AppDeps {
+  /** primary pool: writes and read-your-writes */
+  db: Pool;
+  /** optional read replica pool for read endpoints and stream resume */
+  dbRead?: Pool;
+  logger?: Logger | false;
+  /** the bus the stream hub subscribes to; the in-process bus when absent */
+  bus?: Bus;
+  /** ioredis client when REDIS_URL is set */
+  redis?: unknown;
+  clock?: () => Date;
+  /** connection string of the primary (the stream listener needs its own connection) */
+  databaseUrl?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Pool;
+    dbRead: Pool;
+    deps: AppDeps;
+    clock: () => Date;
+  }
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
+    genReqId: () => randomUUID(),
+    bodyLimit: config.bodyLimit,
+    // Slow-client protection that does not cut the long-lived stream: headers must arrive quickly,
+    // but requestTimeout stays 0 because /v1/stream and WebSocket responses live for minutes.
+    connectionTimeout: 0,
+    keepAliveTimeout: 72_000,
+    requestTimeout: 0,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: {
+      customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false, useDefaults: true },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('db', deps.db);
+  app.decorate('dbRead', deps.dbRead ?? deps.db);
+  app.decorate('deps', deps);
+  app.decorate('clock', deps.clock ?? (() => new Date()));
+  app.server.headersTimeout = 10_000;
+
+  await app.register(envelopePlugin);
+  await app.register(httpPlugin);
+  await app.register(apiPlugin);
+  await app.register(realtimePlugin);
+  await app.register(streamPlugin);
+  await app.register(webhooksPlugin);
+  await app.register(mirrorPlugin);
+  await app.register(dashboardPlugin);
+  return app as unknown as FastifyInstance;
+}

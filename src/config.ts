@@ -1,0 +1,149 @@
+// Every setting comes from the environment and is validated once, at start. A bad value stops the
+// process with a message naming the variable and what it accepts (see ConfigError). The table below
+// is also the source of the README's configuration table (`lds config` prints it).
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly accepts: string,
+    readonly value: string,
+  ) {
+    super(`${variable}=${JSON.stringify(value)} is invalid: ${variable} accepts ${accepts}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Parser<T> = { accepts: string; parse: (raw: string) => T | undefined };
+
+const int = (min: number, max: number): Parser<number> => ({
+  accepts: `an integer from ${min} to ${max}`,
+  parse: (raw) => {
+    if (!/^-?\d+$/.test(raw.trim())) return undefined;
+    const n = Number(raw);
+    return n >= min && n <= max ? n : undefined;
+  },
+});
+
+const str: Parser<string> = { accepts: 'any non-empty string', parse: (raw) => (raw.length > 0 ? raw : undefined) };
+
+const oneOf = <T extends string>(...values: T[]): Parser<T> => ({
+  accepts: `one of ${values.join(', ')}`,
+  parse: (raw) => (values as string[]).includes(raw) ? (raw as T) : undefined,
+});
+
+const url = (...protocols: string[]): Parser<string> => ({
+  accepts: `a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}`,
+  parse: (raw) => {
+    try {
+      const u = new URL(raw);
+      return protocols.includes(u.protocol) ? raw : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+});
+
+const csv = (item: RegExp, what: string): Parser<string[]> => ({
+  accepts: `a comma-separated list of ${what}`,
+  parse: (raw) => {
+    const parts = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    return parts.every((p) => item.test(p)) ? parts : undefined;
+  },
+});
+
+const bool: Parser<boolean> = {
+  accepts: 'true, false, 1 or 0',
+  parse: (raw) => (['true', '1'].includes(raw) ? true : ['false', '0'].includes(raw) ? false : undefined),
+};
+
+export const ROLES = ['api', 'stream', 'relay', 'dispatcher', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+
+interface Setting<T> {
+  env: string;
+  parser: Parser<T>;
+  default?: T;
+  description: string;
+}
+
+function setting<T>(env: string, parser: Parser<T>, def: T | undefined, description: string): Setting<T> {
+  return { env, parser, default: def, description };
+}
+
+/** The settings table: one row per environment variable. */
+export const SETTINGS = {
+  port: setting('PORT', int(0, 65535), 8080, 'HTTP port to listen on (0 picks a free port)'),
+  host: setting('HOST', str, '127.0.0.1', 'Address to bind; use 0.0.0.0 in containers'),
+  publicBaseUrl: setting('PUBLIC_BASE_URL', url('http:', 'https:'), undefined, 'Address clients use to reach the service (links in errors, webhook payloads); default http://HOST:PORT'),
+  databaseUrl: setting('DATABASE_URL', url('postgres:', 'postgresql:'), undefined, 'PostgreSQL connection string; unset = embedded PostgreSQL under DATA_DIR'),
+  databaseReadUrl: setting('DATABASE_READ_URL', url('postgres:', 'postgresql:'), undefined, 'Optional read replica for read endpoints and stream resume'),
+  dataDir: setting('DATA_DIR', str, './data', 'Directory of the embedded PostgreSQL cluster and other local state'),
+  embeddedPgPort: setting('EMBEDDED_PG_PORT', int(0, 65535), 54329, 'Preferred port of the embedded PostgreSQL; another free port is used when it is taken (0 = any)'),
+  dbPoolSize: setting('DB_POOL_SIZE', int(1, 200), 10, 'Connections in the PostgreSQL pool of each process'),
+  natsUrl: setting('NATS_URL', url('nats:', 'tls:', 'ws:', 'wss:'), undefined, 'NATS server (with JetStream) for the bus; unset = in-process bus'),
+  redisUrl: setting('REDIS_URL', url('redis:', 'rediss:'), undefined, 'Redis for rate-limit counters shared by replicas; unset = in-process counters'),
+  logLevel: setting('LOG_LEVEL', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info', 'pino log level'),
+  roles: setting('LDS_ROLES', csv(/^(api|stream|relay|dispatcher|worker)$/, 'roles (api, stream, relay, dispatcher, worker)'), [...ROLES], 'Roles this process runs (also `lds serve --role`)'),
+  bodyLimit: setting('BODY_LIMIT_BYTES', int(1024, 10 * 1024 * 1024), 64 * 1024, 'Largest request body accepted'),
+  defaultBurst: setting('DEFAULT_BURST_LIMIT', int(1, 100000), 10, 'Requests per second per key unless the key overrides it'),
+  keyCacheMs: setting('KEY_CACHE_MS', int(0, 60000), 2000, 'How long a key lookup is cached; bounds how late a revocation takes effect'),
+  streamHeartbeatMs: setting('STREAM_HEARTBEAT_MS', int(50, 3600000), 15000, 'Interval of `: ping` comments on /v1/stream'),
+  streamRotateMs: setting('STREAM_ROTATE_MS', int(100, 86400000), 85000, 'Connection life before `event: rotate`'),
+  streamRotateJitter: setting('STREAM_ROTATE_JITTER_PCT', int(0, 50), 10, 'Spread of the rotation time, percent either side'),
+  streamBufferBytes: setting('STREAM_BUFFER_BYTES', int(1024, 64 * 1024 * 1024), 256 * 1024, 'Bytes queued for one slow stream client before it is rotated out'),
+  relayPollMs: setting('RELAY_POLL_MS', int(50, 600000), 5000, 'Safety poll of the relay when no notification arrives'),
+  webhookAllowedHosts: setting('WEBHOOK_ALLOWED_HOSTS', csv(/^[A-Za-z0-9.\-:[\]*]+$/, 'host names or addresses'), [], 'Hosts allowed as webhook targets despite the private-address guard, plain http included (off by default)'),
+  webhookRetrySchedule: setting('WEBHOOK_RETRY_SCHEDULE', csv(/^\d+(\.\d+)?$/, 'seconds'), ['0', '5', '300', '1800', '7200', '18000', '36000', '36000'], 'Delay before each delivery attempt, in seconds'),
+  webhookTimeoutMs: setting('WEBHOOK_TIMEOUT_MS', int(100, 120000), 15000, 'Total time allowed for one delivery attempt'),
+  workerConcurrency: setting('WORKER_CONCURRENCY', int(1, 10000), 64, 'Deliveries in flight per worker process'),
+  metricsToken: setting('METRICS_TOKEN', str, undefined, 'Bearer token required by /metrics; unset = /metrics only from loopback'),
+  demo: setting('LDS_DEMO', bool, false, 'Seed the demo corpus on an empty database and print a demo key at start'),
+} as const;
+
+type SettingsTable = typeof SETTINGS;
+type ValueOf<S> = S extends Setting<infer T> ? T : never;
+type Parsed = { [K in keyof SettingsTable]: SettingsTable[K] extends Setting<infer T> ? (SettingsTable[K]['default'] extends undefined ? T | undefined : T) : never };
+
+export type Config = Mutable<Omit<Parsed, 'roles' | 'webhookRetrySchedule'>> & {
+  roles: Role[];
+  /** seconds */
+  webhookRetrySchedule: number[];
+  publicBaseUrl: string;
+};
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Reads and validates the whole configuration; throws ConfigError on the first bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const out: Record<string, unknown> = {};
+  for (const [key, s] of Object.entries(SETTINGS) as [keyof SettingsTable, Setting<unknown>][]) {
+    const raw = env[s.env];
+    if (raw === undefined || raw === '') {
+      out[key] = s.default;
+      continue;
+    }
+    const value = s.parser.parse(raw);
+    if (value === undefined) throw new ConfigError(s.env, s.parser.accepts, raw);
+    out[key] = value;
+  }
+  const cfg = out as unknown as Config;
+  cfg.webhookRetrySchedule = (out.webhookRetrySchedule as string[]).map(Number);
+  if (!cfg.publicBaseUrl) {
+    const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? 'localhost' : cfg.host;
+    cfg.publicBaseUrl = `http://${host}:${cfg.port}`;
+  }
+  cfg.publicBaseUrl = cfg.publicBaseUrl.replace(/\/+$/, '');
+  return { ...cfg, ...overrides };
+}
+
+export type { ValueOf };
+
+/** Rows for the README / `lds config`: variable, default, accepted values, meaning. */
+export function settingsTable(): { env: string; default: string; accepts: string; description: string }[] {
+  return Object.values(SETTINGS).map((s: Setting<unknown>) => ({
+    env: s.env,
+    default: s.default === undefined ? '(unset)' : Array.isArray(s.default) ? s.default.join(',') || '(empty)' : String(s.default),
+    accepts: s.parser.accepts,
+    description: s.description,
+  }));
+}

@@ -1,0 +1,4 @@
+// The live dashboard served at /dashboard.
+import type { FastifyInstance } from 'fastify';
+
+export async function dashboardPlugin(_app: FastifyInstance) {}

@@ -1,0 +1,67 @@
+// Request ids and the error envelope for every non-2xx response: unknown routes, validation
+// failures, bad JSON, oversized bodies and unhandled errors alike. 5xx never carry internals;
+// they are logged with the stack and the request id.
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, ERROR_CATALOGUE, type ErrorCode, errorBody } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** reachable without an API key */
+    public?: boolean;
+  }
+  interface FastifyReply {
+    /** Sends the error envelope for a catalogue code. */
+    sendError(code: ErrorCode, message?: string, extra?: Record<string, unknown>): FastifyReply;
+  }
+}
+
+function fromFastifyError(err: FastifyError): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err.validation) {
+    const v = err.validation[0];
+    const where = err.validationContext ?? 'request';
+    const field = v?.instancePath ? v.instancePath.replace(/^\//, '').replace(/\//g, '.') : (v?.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const msg = field ? `Invalid ${where} parameter '${field}': ${v?.message ?? 'invalid value'}.` : `Invalid ${where}: ${v?.message ?? 'invalid value'}.`;
+    return new ApiError('bad_request', msg, field ? { field } : {});
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('bad_request', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('payload_too_large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('unsupported_media_type');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('bad_request', 'The Content-Length header does not match the body.');
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    if (err.statusCode === 404) return new ApiError('not_found');
+    if (err.statusCode === 429) return new ApiError('rate_limit_exceeded');
+    return new ApiError('bad_request', err.message);
+  }
+  return new ApiError('internal_error');
+}
+
+export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
+  const base = () => app.config.publicBaseUrl;
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+
+  app.decorateReply('sendError', function sendError(this: FastifyReply, code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
+    const entry = ERROR_CATALOGUE[code];
+    return this.code(entry.status).type('application/json; charset=utf-8').send(errorBody(base(), code, message ?? entry.message, String(this.request.id), extra));
+  });
+
+  app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    const apiErr = fromFastifyError(err);
+    if (apiErr.status >= 500) req.log.error({ err, request_id: req.id }, 'unhandled error');
+    for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);
+    return reply.sendError(apiErr.code, apiErr.message, apiErr.extra);
+  });
+
+  app.setNotFoundHandler(async (req, reply) => reply.sendError('not_found', `No endpoint ${req.method} ${req.url.split('?')[0]}.`));
+});

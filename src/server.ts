@@ -1,0 +1,124 @@
+// Starts a process: database (embedded or external), migrations, optional demo corpus, bus,
+// background roles, HTTP. Shuts down in reverse order of start on SIGTERM/SIGINT: stop accepting,
+// finish in-flight requests, stop background work, close the bus and pools, stop the embedded
+// PostgreSQL.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Background, BackgroundContext } from './background.js';
+import { createBus } from './bus/index.js';
+import { startRelay } from './bus/relay.js';
+import type { Config, Role } from './config.js';
+import { migrate } from './db/migrate.js';
+import { openDatabase, type Database } from './db/open.js';
+import { createKey, findKey } from './keys/store.js';
+import type { Logger } from './logger.js';
+import { startDiffWorker } from './texts/worker.js';
+import { startDispatcher } from './webhooks/dispatcher.js';
+import { startDeliveryWorker } from './webhooks/worker.js';
+import { seed } from './ingest/seed.js';
+import type { Bus } from './bus/types.js';
+
+export interface RunningServer {
+  app?: FastifyInstance;
+  url?: string;
+  db: Database;
+  bus: Bus;
+  demoKey?: string;
+  stop(): Promise<void>;
+}
+
+/** Demo bills seeded by `npm start` on an empty database. */
+export const DEMO_BILLS = 30_000;
+
+async function ensureDemo(config: Config, db: Database, log: Logger): Promise<string> {
+  const { rows } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bills');
+  if (rows[0].n === 0) {
+    log.info({ bills: DEMO_BILLS }, 'empty database: seeding the demo corpus');
+    const started = Date.now();
+    const result = await seed(db.pool, { bills: DEMO_BILLS, seed: 1, progress: process.stdout.isTTY === true });
+    log.info({ ms: Date.now() - started, counts: result.counts }, 'demo corpus seeded');
+  }
+  // The demo key is kept in plain text under DATA_DIR (mode 600) so every start can print it.
+  const file = path.join(path.resolve(config.dataDir), 'demo-api-key.txt');
+  const existing = await fs.readFile(file, 'utf8').then((s) => s.trim()).catch(() => '');
+  if (existing) {
+    const found = await findKey(db.pool, existing);
+    if (found && !found.revoked) return existing;
+  }
+  const created = await createKey(db.pool, { org: 'demo', tier: 'pro' }, config.defaultBurst);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, created.api_key + '\n', { mode: 0o600 });
+  return created.api_key;
+}
+
+export async function startServer(config: Config, log: Logger, opts: { demo?: boolean } = {}): Promise<RunningServer> {
+  const roles = new Set<Role>(config.roles);
+  const db = await openDatabase(config, log, 'server');
+  const stops: (() => Promise<void>)[] = [() => db.close()];
+  try {
+    await migrate(db.pool, log);
+    const demoKey = opts.demo || config.demo ? await ensureDemo(config, db, log) : undefined;
+    const bus = await createBus(config, log);
+    stops.push(() => bus.close());
+
+    const ctx: BackgroundContext = { config, db: db.pool, dbRead: db.readPool, databaseUrl: db.url, bus, log };
+    const starters: [Role, (c: BackgroundContext) => Promise<Background>][] = [
+      ['relay', startRelay],
+      ['dispatcher', startDispatcher],
+      ['worker', startDeliveryWorker],
+      ['worker', startDiffWorker],
+    ];
+    for (const [role, start] of starters) {
+      if (!roles.has(role)) continue;
+      const bg = await start(ctx);
+      log.debug({ background: bg.name }, 'started');
+      stops.push(() => bg.stop());
+    }
+
+    let app: FastifyInstance | undefined;
+    let url: string | undefined;
+    if (roles.has('api') || roles.has('stream')) {
+      app = await buildApp(config, { db: db.pool, dbRead: db.readPool, logger: log, bus, databaseUrl: db.url });
+      url = await app.listen({ port: config.port, host: config.host });
+      const listening = app;
+      stops.push(() => listening.close());
+    }
+    let stopping: Promise<void> | undefined;
+    return {
+      app,
+      url,
+      db,
+      bus,
+      demoKey,
+      stop() {
+        stopping ??= (async () => {
+          for (const stop of stops.reverse()) {
+            await stop().catch((err) => log.error({ err }, 'error during shutdown'));
+          }
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Wires SIGTERM/SIGINT to a graceful stop; a second signal exits at once. */
+export function handleSignals(server: RunningServer, log: Logger): void {
+  let signalled = false;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (signalled) {
+      log.warn({ signal: sig }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    signalled = true;
+    log.info({ signal: sig }, 'shutting down');
+    server.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

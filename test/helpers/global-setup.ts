@@ -1,0 +1,68 @@
+// One PostgreSQL server for the whole run: DATABASE_URL's server when set (CI), otherwise an
+// embedded cluster under data/test-pg. Migrations are applied once into a template database;
+// every test file clones it (CREATE DATABASE ... TEMPLATE), so files run in parallel, each on a
+// fresh database of its own.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbedded, type EmbeddedHandle } from '../../src/db/embedded.js';
+import { listMigrations, migrate } from '../../src/db/migrate.js';
+import { createPool } from '../../src/db/pool.js';
+import { createLogger } from '../../src/logger.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgAdminUrl: string;
+    pgTemplate: string;
+  }
+}
+
+let embedded: EmbeddedHandle | undefined;
+
+function withDatabase(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = '/' + db;
+  return u.toString();
+}
+
+export async function setup(project: TestProject) {
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    embedded = await startEmbedded({ dataDir: path.resolve('data/test-pg'), preferredPort: 0, log: createLogger('warn', { pretty: false }), mode: 'server', database: 'postgres' });
+    adminUrl = embedded.url;
+  }
+  // The template's name carries a hash of the migrations, so a schema change makes a new one.
+  const hash = createHash('sha1');
+  for (const m of await listMigrations()) hash.update(m.name + (await fs.readFile(m.file, 'utf8')));
+  const template = `lds_tpl_${hash.digest('hex').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_advisory_lock(7310002)');
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+    if (!rowCount) {
+      await admin.query(`CREATE DATABASE ${template}_tmp`).catch(async () => {
+        await admin.query(`DROP DATABASE ${template}_tmp`);
+        await admin.query(`CREATE DATABASE ${template}_tmp`);
+      });
+      const pool = createPool(withDatabase(adminUrl, `${template}_tmp`), 2);
+      await migrate(pool);
+      await pool.end();
+      await admin.query(`ALTER DATABASE ${template}_tmp RENAME TO ${template}`);
+    }
+    // Remove databases left behind by earlier runs that crashed.
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'lds_t\\_%' AND datname NOT LIKE 'lds_tpl%'`);
+    for (const r of rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
+    await admin.query('SELECT pg_advisory_unlock(7310002)');
+  } finally {
+    await admin.end();
+  }
+  project.provide('pgAdminUrl', adminUrl);
+  project.provide('pgTemplate', template);
+}
+
+export async function teardown() {
+  await embedded?.stop();
+}
