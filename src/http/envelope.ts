@@ -3,12 +3,17 @@
 // they are logged with the stack and the request id.
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { KeyLookup } from '../keys/store.js';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, errorBody } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** reachable without an API key */
     public?: boolean;
+  }
+  interface FastifyRequest {
+    /** the authenticated API key (set by the auth hook; absent on public routes called without a key) */
+    apiKey?: KeyLookup;
   }
   interface FastifyReply {
     /** Sends the error envelope for a catalogue code. */

@@ -1,0 +1,70 @@
+// Parameter schemas and parsers shared by every route. Path ids are strings matched by pattern so a
+// non-integer id is a clear 400 (bad_request) and int64 ids never pass through a JS number.
+import { Type } from 'typebox';
+import { badRequest } from './errors.js';
+
+/** Path id: an integer (int32 range checked in the handler by the SQL cast). */
+export const IntId = Type.String({ pattern: '^[0-9]{1,10}$', description: 'integer id' });
+/** Path id: a 64-bit integer, kept as a string so values above 2^53 match exactly or 404. */
+export const Int64Id = Type.String({ pattern: '^[0-9]{1,19}$', description: '64-bit integer id' });
+
+/** Parses an int32 path id; values beyond int32 cannot exist, so they are treated as not found by callers. */
+export function parseIntId(raw: string): number | undefined {
+  const n = Number(raw);
+  return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : undefined;
+}
+
+/** int64 as a decimal string within the signed 64-bit range, or undefined. */
+export function parseInt64(raw: string): string | undefined {
+  if (!/^[0-9]{1,19}$/.test(raw)) return undefined;
+  return BigInt(raw) <= 9_223_372_036_854_775_807n ? BigInt(raw).toString() : undefined;
+}
+
+export const STATE_CODES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
+  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC',
+  'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC', 'US',
+] as const;
+const STATE_SET = new Set<string>(STATE_CODES);
+
+/** Normalises a state filter (case-insensitive) to its upper-case code; 400 for an unknown code. */
+export function parseState(raw: string | undefined, param = 'state'): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const code = raw.trim().toUpperCase();
+  if (!STATE_SET.has(code)) throw badRequest(`Parameter '${param}' must be a two-letter state code, DC or US; got '${raw}'.`, param);
+  return code;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_TS = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * Validates an ISO 8601 date or timestamp and returns it in a form PostgreSQL reads exactly
+ * (microseconds kept, which a JS Date would lose). A date means its first moment in UTC; a
+ * timestamp without an offset is read as UTC. Throws 400 naming the parameter otherwise.
+ */
+export function parseTimestamp(raw: string | undefined, param: string): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const s = raw.trim();
+  let m = ISO_DATE.exec(s);
+  if (m) {
+    if (!validDate(+m[1], +m[2], +m[3])) throw badTimestamp(param, raw);
+    return `${m[1]}-${m[2]}-${m[3]}T00:00:00Z`;
+  }
+  m = ISO_TS.exec(s);
+  if (!m || !validDate(+m[1], +m[2], +m[3]) || +m[4] > 23 || +m[5] > 59 || (m[6] !== undefined && +m[6] > 59)) throw badTimestamp(param, raw);
+  const offset = m[8] ?? 'Z';
+  return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${m[7] ?? ''}${offset}`;
+}
+
+function validDate(y: number, mo: number, d: number): boolean {
+  if (y < 1 || mo < 1 || mo > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+}
+
+function badTimestamp(param: string, raw: string) {
+  return badRequest(`Parameter '${param}' must be an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SSZ); got '${raw}'.`, param);
+}
+
+/** Topic slugs: lowercase letters, digits and dashes. */
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
