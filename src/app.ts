@@ -16,6 +16,7 @@ import { streamPlugin } from './stream/plugin.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
 import { mirrorPlugin } from './mirror/plugin.js';
 import { dashboardPlugin } from './dashboard.js';
+import { opsPlugin } from './ops/plugin.js';
 
 export interface AppDeps {
   /** primary pool: writes and read-your-writes */
@@ -71,6 +72,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(envelopePlugin);
   await app.register(httpPlugin);
+  await app.register(opsPlugin);
   await app.register(apiPlugin);
   await app.register(realtimePlugin);
   await app.register(streamPlugin);

@@ -1,0 +1,102 @@
+// Operations endpoints: GET /v1/ready (readiness for load balancers: database, bus and Redis
+// reachable, relay lag) and GET /metrics (Prometheus text format; bearer METRICS_TOKEN when set,
+// otherwise loopback callers only). /v1/health stays pure liveness.
+import fp from 'fastify-plugin';
+import { Type } from 'typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.js';
+import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, streamConnections } from './metrics.js';
+
+const ReadySchema = Type.Object({
+  ready: Type.Boolean(),
+  checks: Type.Object({
+    database: Type.Boolean(),
+    bus: Type.Boolean(),
+    redis: Type.Union([Type.Boolean(), Type.Null()], { description: 'null when REDIS_URL is not set' }),
+  }),
+  relay_lag_seconds: Type.Union([Type.Number(), Type.Null()]),
+  roles: Type.Array(Type.String()),
+  ts: Type.String({ format: 'date-time' }),
+});
+
+/** Upper bound on how long a readiness probe may wait for any one dependency. */
+const CHECK_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(p: Promise<T>, ms = CHECK_TIMEOUT_MS): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+}
+
+async function lagSeconds(app: FastifyInstance): Promise<number> {
+  const { rows } = await app.db.query<{ lag: number | null }>(
+    `SELECT extract(epoch FROM clock_timestamp() - min(created_at))::float8 AS lag FROM changes WHERE seq IS NULL`,
+  );
+  return Math.max(0, rows[0]?.lag ?? 0);
+}
+
+function isLoopback(req: FastifyRequest): boolean {
+  const ip = req.socket.remoteAddress ?? '';
+  return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+}
+
+// fastify-plugin so the onResponse hook sees every route, not only the ones declared here.
+export const opsPlugin = fp(async function ops(app: FastifyInstance) {
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    httpRequests.inc({ route, method: req.method, status: String(reply.statusCode) });
+    if (reply.getHeader('content-type')?.toString().startsWith('text/event-stream')) return;
+    httpDuration.observe({ route, method: req.method }, reply.elapsedTime / 1000);
+  });
+
+  app.get('/v1/ready', {
+    config: { public: true },
+    schema: {
+      operationId: 'getReadiness',
+      summary: 'Readiness for load balancers: database, bus and Redis reachable, relay lag',
+      description: 'Answers 200 when this process can serve traffic and 503 (same body) when a dependency is unreachable. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
+      tags: ['Meta'],
+      response: { 200: ReadySchema, 503: ReadySchema },
+    },
+  }, async (_req, reply) => {
+    const redis = app.deps.redis as { ping(): Promise<string> } | undefined;
+    const [database, lag, redisOk] = await Promise.all([
+      withTimeout(app.db.query('SELECT 1')).then(() => true, () => false),
+      withTimeout(lagSeconds(app)).catch(() => null),
+      redis ? withTimeout(redis.ping()).then(() => true, () => false) : Promise.resolve(null),
+    ]);
+    const bus = app.deps.bus ? app.deps.bus.healthy() : true;
+    const ready = database && bus && redisOk !== false;
+    return reply.code(ready ? 200 : 503).send({
+      ready,
+      checks: { database, bus, redis: redisOk },
+      relay_lag_seconds: lag,
+      roles: app.config.roles,
+      ts: app.clock().toISOString(),
+    });
+  });
+
+  app.get('/metrics', {
+    config: { public: true },
+    schema: { hide: true } as Record<string, unknown>,
+  }, async (req, reply) => {
+    const token = app.config.metricsToken;
+    if (token ? req.headers.authorization !== `Bearer ${token}` : !isLoopback(req)) {
+      throw new ApiError('not_found');
+    }
+    await collectDatabaseGauges(app).catch((err) => req.log.warn({ err }, 'metrics: database gauges unavailable'));
+    const hub = (app as unknown as { streamHub?: { size?: number | (() => number) } }).streamHub;
+    if (hub?.size !== undefined) streamConnections.set(typeof hub.size === 'function' ? hub.size() : hub.size);
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+});
+
+async function collectDatabaseGauges(app: FastifyInstance) {
+  relayLag.set(await lagSeconds(app));
+  const { rows } = await app.db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM deliveries GROUP BY status`);
+  let waiting = 0;
+  for (const s of ['pending', 'in_flight', 'delivered', 'failed', 'cancelled']) {
+    const n = rows.find((r) => r.status === s)?.n ?? 0;
+    deliveriesByStatus.set({ status: s }, n);
+    if (s === 'pending' || s === 'in_flight') waiting += n;
+  }
+  queueDepth.set(waiting);
+}
