@@ -12,7 +12,7 @@ RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev --no-fund --no-audit
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 DATA_DIR=/data
 WORKDIR /app
-RUN groupadd --system lds && useradd --system --gid lds --home-dir /app lds \
+RUN groupadd --system --gid 10001 lds && useradd --system --uid 10001 --gid lds --home-dir /app lds \
   && mkdir -p /data && chown lds:lds /data
 COPY --from=build --chown=lds:lds /app/node_modules ./node_modules
 COPY --from=build --chown=lds:lds /app/dist ./dist

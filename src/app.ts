@@ -11,6 +11,7 @@ import type { Bus } from './bus/types.js';
 import { envelopePlugin } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
 import { apiPlugin } from './api/index.js';
+import { healthRoutes } from './api/health.js';
 import { realtimePlugin } from './changes/plugin.js';
 import { streamPlugin } from './stream/plugin.js';
 import { webhooksPlugin } from './webhooks/plugin.js';
@@ -73,11 +74,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(envelopePlugin);
   await app.register(httpPlugin);
   await app.register(opsPlugin);
-  await app.register(apiPlugin);
-  await app.register(realtimePlugin);
-  await app.register(streamPlugin);
-  await app.register(webhooksPlugin);
-  await app.register(mirrorPlugin);
-  await app.register(dashboardPlugin);
+  // Roles decide which routes a process serves: `api` the JSON endpoints, `stream` the event
+  // stream. Health, readiness and metrics are served by every HTTP process.
+  const roles = new Set(config.roles);
+  if (roles.has('api')) {
+    await app.register(apiPlugin);
+    await app.register(realtimePlugin);
+    await app.register(webhooksPlugin);
+    await app.register(mirrorPlugin);
+    await app.register(dashboardPlugin);
+  } else {
+    await app.register(healthRoutes);
+  }
+  if (roles.has('stream')) await app.register(streamPlugin);
   return app as unknown as FastifyInstance;
 }

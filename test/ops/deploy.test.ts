@@ -1,0 +1,119 @@
+// The deployment examples cannot run here (no container engine); these checks keep them correct:
+// they parse, every role is a real role, probes hit real endpoints, grace periods outlast the
+// stream rotation, every Deployment has a PodDisruptionBudget, autoscalers target real
+// Deployments, and every environment variable is one the service reads.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { loadConfig, ROLES, SETTINGS } from '../../src/config.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const k8sDir = path.join(root, 'deploy/k8s');
+const knownEnv = new Set(Object.values(SETTINGS).map((s) => s.env));
+const rotationSeconds = loadConfig({}).streamRotateMs / 1000;
+
+type Doc = { kind: string; metadata: { name: string }; spec: any; data?: Record<string, string>; stringData?: Record<string, string> };
+
+function k8sDocs(): Doc[] {
+  return fs.readdirSync(k8sDir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').flatMap((f) =>
+    YAML.parseAllDocuments(fs.readFileSync(path.join(k8sDir, f), 'utf8')).map((d) => {
+      expect(d.errors, f).toEqual([]);
+      return d.toJS() as Doc;
+    }),
+  );
+}
+
+describe('Kubernetes manifests', () => {
+  const docs = k8sDocs();
+  const deployments = docs.filter((d) => d.kind === 'Deployment');
+
+  it('have one Deployment per role, running that role', () => {
+    const roles = deployments.map((d) => d.spec.template.spec.containers[0].args);
+    expect(roles.map((a: string[]) => a.slice(0, 2))).toEqual(deployments.map(() => ['serve', '--role']));
+    expect(roles.map((a: string[]) => a[2]).sort()).toEqual([...ROLES].sort());
+  });
+
+  it('probe readiness and liveness on real endpoints and outlast the stream rotation on shutdown', () => {
+    for (const d of deployments) {
+      const pod = d.spec.template.spec;
+      const c = pod.containers[0];
+      expect(c.readinessProbe.httpGet.path).toBe('/v1/ready');
+      expect(c.livenessProbe.httpGet.path).toBe('/v1/health');
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(rotationSeconds * 1.1);
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+    }
+  });
+
+  it('give every Deployment a PodDisruptionBudget with a matching selector', () => {
+    for (const d of deployments) {
+      const pdb = docs.find((x) => x.kind === 'PodDisruptionBudget' && x.metadata.name === d.metadata.name);
+      expect(pdb, d.metadata.name).toBeDefined();
+      expect(pdb!.spec.selector.matchLabels).toEqual(d.spec.selector.matchLabels);
+      expect(pdb!.spec.minAvailable).toBeLessThan(d.spec.replicas);
+    }
+  });
+
+  it('autoscale stream on connections and workers on queue depth, targeting real Deployments and real metrics', () => {
+    const metricsSource = fs.readFileSync(path.join(root, 'src/ops/metrics.ts'), 'utf8');
+    const hpas = docs.filter((d) => d.kind === 'HorizontalPodAutoscaler');
+    for (const h of hpas) {
+      expect(deployments.map((d) => d.metadata.name)).toContain(h.spec.scaleTargetRef.name);
+      for (const m of h.spec.metrics) {
+        const name = m.pods?.metric.name ?? m.external?.metric.name;
+        if (name) expect(metricsSource).toContain(`'${name}'`);
+      }
+    }
+    expect(hpas.map((h) => h.metadata.name).sort()).toEqual(['lds-api', 'lds-stream', 'lds-worker']);
+  });
+
+  it('only set environment variables the service reads', () => {
+    for (const d of docs.filter((x) => x.kind === 'ConfigMap' || x.kind === 'Secret')) {
+      for (const k of Object.keys(d.data ?? d.stringData ?? {})) expect(knownEnv.has(k), k).toBe(true);
+    }
+  });
+
+  it('kustomization lists every manifest file', () => {
+    const k = YAML.parse(fs.readFileSync(path.join(k8sDir, 'kustomization.yaml'), 'utf8'));
+    const files = fs.readdirSync(k8sDir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
+    expect([...k.resources].sort()).toEqual(files);
+  });
+});
+
+describe('compose file', () => {
+  const compose = YAML.parse(fs.readFileSync(path.join(root, 'deploy/compose.yaml'), 'utf8'), { merge: true });
+  const services = compose.services as Record<string, any>;
+
+  it('runs every role with replicas and a grace period longer than the stream rotation', () => {
+    const byRole = Object.entries(services).filter(([, s]) => s.command?.[0] === 'serve');
+    expect(byRole.map(([, s]) => s.command[2]).sort()).toEqual([...ROLES].sort());
+    for (const [name, s] of byRole) {
+      expect(s.deploy.replicas, name).toBeGreaterThanOrEqual(2);
+      expect(parseInt(s.stop_grace_period, 10), name).toBeGreaterThan(rotationSeconds * 1.1);
+      for (const k of Object.keys(s.environment)) expect(knownEnv.has(k), k).toBe(true);
+    }
+  });
+
+  it('has a three-node NATS cluster with JetStream, PostgreSQL and Redis', () => {
+    const nats = Object.entries(services).filter(([n]) => n.startsWith('nats-'));
+    expect(nats).toHaveLength(3);
+    for (const [, s] of nats) {
+      expect(s.command).toContain('--js');
+      expect(s.command).toContain('--routes');
+    }
+    expect(services.postgres).toBeDefined();
+    expect(services.redis).toBeDefined();
+    expect(services.api.environment.NATS_URL.split(',')).toHaveLength(3);
+  });
+});
+
+describe('Dockerfile', () => {
+  const text = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+  it('is multi-stage on Node 24, runs as a non-root user and checks /v1/health', () => {
+    expect(text.match(/^FROM node:24/gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(text).toMatch(/^USER lds$/m);
+    expect(text).toMatch(/^HEALTHCHECK .*\n?.*\/v1\/health/m);
+    expect(text).toMatch(/COPY .*src\/db\/migrations/);
+    expect(text).toMatch(/COPY .*public/);
+  });
+});
