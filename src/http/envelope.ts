@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { KeyLookup } from '../keys/store.js';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, errorBody } from './errors.js';
+import { RouteTable } from './methods.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,6 +15,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** the authenticated API key (set by the auth hook; absent on public routes called without a key) */
     apiKey?: KeyLookup;
+  }
+  interface FastifyInstance {
+    /** every registered route (patterns and methods), for 405 answers and the OpenAPI check */
+    routeTable: RouteTable;
   }
   interface FastifyReply {
     /** Sends the error envelope for a catalogue code. */
@@ -68,5 +73,18 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
     return reply.sendError(apiErr.code, apiErr.message, apiErr.extra);
   });
 
-  app.setNotFoundHandler(async (req, reply) => reply.sendError('not_found', `No endpoint ${req.method} ${req.url.split('?')[0]}.`));
+  const routes = new RouteTable();
+  app.decorate('routeTable', routes);
+  app.addHook('onRoute', (route) => routes.add(route));
+
+  // Unknown paths and wrong methods need no key and count against no limit: they touch no data.
+  app.setNotFoundHandler(async (req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = routes.allowed(path);
+    if (allowed && !allowed.includes(req.method)) {
+      reply.header('Allow', allowed.join(', '));
+      return reply.sendError('method_not_allowed', `${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`);
+    }
+    return reply.sendError('not_found', `No endpoint ${req.method} ${path}.`);
+  });
 });

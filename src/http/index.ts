@@ -1,5 +1,68 @@
-// Cross-cutting HTTP plumbing shared by every endpoint.
+// Cross-cutting HTTP plumbing shared by every endpoint: CORS, authentication and limits, ETag and
+// Cache-Control, compression, OpenAPI and docs. Registered with fastify-plugin so the hooks apply
+// to every route registered after it.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
+import compress from '@fastify/compress';
+import { Redis } from 'ioredis';
+import { authHook, KeyCache } from './auth.js';
+import { etagOnSend } from './cache.js';
+import { docsPlugin } from './docs.js';
+import { MemoryLimiter, RedisLimiter, type Limiter } from './limits.js';
 
-export const httpPlugin = fp(async function http(_app: FastifyInstance) {});
+export { rateLimitHeaders } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    limiter: Limiter;
+    keyCache: KeyCache;
+  }
+}
+
+const EXPOSED = ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'ETag'];
+const FLUSH_EVERY_MS = 3000;
+
+export const httpPlugin = fp(async function http(app: FastifyInstance) {
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['X-API-Key', 'Content-Type', 'Last-Event-ID', 'If-None-Match', 'Accept', 'Accept-Encoding'],
+    exposedHeaders: EXPOSED,
+    maxAge: 86400,
+    strictPreflight: false,
+  });
+
+  let ownRedis: Redis | undefined;
+  let redis = app.deps.redis as Redis | undefined;
+  if (!redis && app.config.redisUrl) {
+    ownRedis = new Redis(app.config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    ownRedis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
+    redis = ownRedis;
+  }
+  const limiter: Limiter = redis ? new RedisLimiter(app.db, redis) : new MemoryLimiter(app.db);
+  const keys = new KeyCache(app.db, app.config.keyCacheMs);
+  app.decorate('limiter', limiter);
+  app.decorate('keyCache', keys);
+
+  const timer = setInterval(() => limiter.flush().catch((err) => app.log.warn({ err }, 'usage flush failed')), FLUSH_EVERY_MS);
+  timer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await limiter.close().catch((err) => app.log.warn({ err }, 'usage flush on close failed'));
+    if (ownRedis) await ownRedis.quit().catch(() => ownRedis?.disconnect());
+  });
+
+  app.addHook('onRequest', authHook(app, keys, limiter));
+  // Before compression, so the ETag is computed over the JSON text.
+  app.addHook('onSend', etagOnSend);
+  await app.register(compress, {
+    global: true,
+    encodings: ['br', 'gzip', 'deflate'],
+    threshold: 1024,
+    // JSON and the docs assets only: never text/event-stream, whose events must not sit in a buffer.
+    customTypes: /^(application\/(json|javascript|problem\+json)|text\/(html|css|javascript|plain))(;|$)/,
+    brotliOptions: { params: { 1: 4 } },
+  });
+  await app.register(docsPlugin);
+});

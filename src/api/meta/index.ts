@@ -1,4 +1,11 @@
 // Meta endpoints: /v1/status, /v1/coverage, /v1/_meta/usage (health lives in api/health.ts).
 import type { FastifyInstance } from 'fastify';
+import { coverageRoutes } from './coverage.js';
+import { statusRoutes } from './status.js';
+import { usageRoutes } from './usage.js';
 
-export async function metaRoutes(_app: FastifyInstance) {}
+export async function metaRoutes(app: FastifyInstance) {
+  await app.register(statusRoutes);
+  await app.register(coverageRoutes);
+  await app.register(usageRoutes);
+}

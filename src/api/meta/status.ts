@@ -1,0 +1,64 @@
+// GET /v1/status: per-state freshness, cached 60 seconds. One query: per state, index lookups for
+// the newest bill update and change and a range count of the last 24 hours of changes, so it stays
+// cheap on a million-bill corpus.
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../http/errors.js';
+import { errorResponses } from '../../http/schemas.js';
+import { Snapshot } from './snapshot.js';
+
+const Ts = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+
+export const StatusSchema = Type.Object({
+  generated_at: Type.String({ format: 'date-time', description: 'when this snapshot was computed (it is cached up to 60 s)' }),
+  latest_change: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'newest change in the feed, any state' }),
+  states: Type.Array(Type.Object({
+    state: Type.String(),
+    state_name: Type.String(),
+    last_bill_update: Type.Union([Ts], { description: 'newest bills.updated for the state; null without bills' }),
+    last_change: Type.Union([Ts], { description: 'newest change feed entry for the state' }),
+    changes_24h: Type.Integer({ description: 'change feed entries in the 24 hours before generated_at' }),
+    session_in_progress: Type.Boolean({ description: 'a session of the current year has not adjourned sine die' }),
+  })),
+}, { examples: [{ generated_at: '2025-06-02T14:00:00.000Z', latest_change: '2025-06-02T13:59:41.120Z', states: [{ state: 'CA', state_name: 'California', last_bill_update: '2025-06-02T13:59:41.000Z', last_change: '2025-06-02T13:59:41.120Z', changes_24h: 412, session_in_progress: true }] }] });
+
+const SQL = `
+SELECT s.state_abbr AS state, s.state_name,
+       b.updated AS last_bill_update, c.changed_at AS last_change,
+       (SELECT count(*)::int FROM changes x WHERE x.state_id = s.state_id AND x.changed_at > now() - interval '24 hours') AS changes_24h,
+       EXISTS (SELECT 1 FROM sessions ss WHERE ss.state_id = s.state_id AND ss.sine_die = 0
+               AND ss.year_end >= extract(year FROM now())::int) AS session_in_progress
+FROM states s
+LEFT JOIN LATERAL (SELECT updated FROM bills WHERE state_id = s.state_id ORDER BY updated DESC LIMIT 1) b ON true
+LEFT JOIN LATERAL (SELECT changed_at FROM changes WHERE state_id = s.state_id AND changed_at IS NOT NULL ORDER BY changed_at DESC LIMIT 1) c ON true
+ORDER BY s.state_abbr`;
+
+interface Row { state: string; state_name: string; last_bill_update: Date | null; last_change: Date | null; changes_24h: number; session_in_progress: boolean }
+
+export async function statusRoutes(app: FastifyInstance) {
+  const snap = new Snapshot(60_000, async () => {
+    const { rows } = await app.dbRead.query<Row>(SQL);
+    const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+    const states = rows.map((r) => ({ ...r, last_bill_update: iso(r.last_bill_update), last_change: iso(r.last_change) }));
+    const latest = states.map((s) => s.last_change).filter((x): x is string => x !== null).sort().at(-1) ?? null;
+    return { generated_at: app.clock().toISOString(), latest_change: latest, states };
+  });
+
+  app.get('/v1/status', {
+    config: { public: true },
+    schema: {
+      operationId: 'getStatus',
+      summary: 'Per-state data freshness',
+      description: 'Snapshot cached 60 seconds (Cache-Control: public, max-age=60). 503 status_unavailable when it cannot be computed.',
+      tags: ['Meta'],
+      response: { 200: StatusSchema, ...errorResponses(401, 429, 503) },
+    },
+  }, async (req) => {
+    try {
+      return (await snap.get()).data;
+    } catch (err) {
+      req.log.error({ err, request_id: req.id }, 'status snapshot failed');
+      throw new ApiError('status_unavailable');
+    }
+  });
+}

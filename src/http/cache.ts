@@ -1,0 +1,53 @@
+// ETag and Cache-Control for successful GETs.
+//
+// Lifetimes: /v1/states and /v1/sessions one hour and /v1/status 60 seconds (the spec's lifetimes),
+// /v1/coverage five minutes (its snapshot age). States and sessions are keyed data, so they are
+// `private` (a browser may keep them, a shared proxy may not serve them to someone without a key);
+// status and coverage are public endpoints and may be shared. Every other JSON GET is
+// `private, no-cache`: a client may store it but must revalidate, which the ETag makes cheap (304).
+// A route can set its own lifetime with `config: { cacheSeconds }`.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Cache-Control max-age for successful GETs of this route */
+    cacheSeconds?: number;
+  }
+}
+
+const LIFETIMES: Record<string, string> = {
+  '/v1/states': 'private, max-age=3600',
+  '/v1/sessions': 'private, max-age=3600',
+  '/v1/status': 'public, max-age=60',
+  '/v1/coverage': 'public, max-age=300',
+};
+
+function cacheControl(req: FastifyRequest): string {
+  const own = req.routeOptions.config?.cacheSeconds;
+  if (own !== undefined) return `${req.routeOptions.config?.public ? 'public' : 'private'}, max-age=${own}`;
+  return LIFETIMES[req.routeOptions.url ?? ''] ?? 'private, no-cache';
+}
+
+function matches(ifNoneMatch: string, etag: string): boolean {
+  if (ifNoneMatch.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
+}
+
+export async function etagOnSend(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || req.is404) return payload;
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+  const type = String(reply.getHeader('content-type') ?? '');
+  if (!type.startsWith('application/json')) return payload;
+  if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControl(req));
+  const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+  reply.header('ETag', etag);
+  const inm = req.headers['if-none-match'];
+  if (inm && matches(inm, etag)) {
+    reply.code(304);
+    reply.removeHeader('content-length');
+    return '';
+  }
+  return payload;
+}
