@@ -74,7 +74,7 @@ export class MinuteChart {
         if (!n) continue;
         sums[r] += n;
         const rect = el('rect', { x: pad.l + i * bw + 0.5, width: Math.max(1, bw - 1), y: y(acc + n), height: y(acc) - y(acc + n), class: `bar r-${r}` });
-        rect.append(el('title', {}, `${new Date(d.minute).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}: ${n} ${r}`));
+        rect.append(el('title', {}, `${new Date(d.minute).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}: ${n} ${r}`));
         svg.append(rect);
         acc += n;
       }

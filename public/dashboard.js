@@ -94,7 +94,7 @@ function addChange(c, { announce = true, fromBackfill = false } = {}) {
   li.dataset.reason = c.reason;
   const time = document.createElement('time');
   time.dateTime = c.changed_at;
-  time.textContent = new Date(c.changed_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  time.textContent = new Date(c.changed_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
   const st = document.createElement('abbr');
   st.className = 'state';
   st.title = stateName(c.state);
