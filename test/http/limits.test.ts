@@ -1,0 +1,133 @@
+// Burst and monthly limits, their 429 envelopes and headers, persistence across a restart, and
+// (with REDIS_URL) one limit enforced by two app instances.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, type TestDatabase } from '../helpers/db.js';
+import { testApp, type TestApp } from '../helpers/app.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => db?.drop());
+
+const get = (t: TestApp, key: string, url = '/v1/health') => t.app.inject({ url, headers: { 'x-api-key': key } });
+
+for (const mode of ['in-process', ...(process.env.REDIS_URL ? ['redis'] : [])] as const) {
+  describe(`limits (${mode})`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await testApp({ db, config: mode === 'in-process' ? { redisUrl: undefined } : {} });
+    });
+    afterAll(async () => t?.close());
+
+    it('burst: 429 rate_limit_exceeded with Retry-After 1, limit and window', async () => {
+      const k = await t.newKey({ burst: 2, monthlyCap: 1000 });
+      const res = await Promise.all(Array.from({ length: 12 }, () => get(t, k.api_key)));
+      const ok = res.filter((r) => r.statusCode === 200);
+      const limited = res.filter((r) => r.statusCode === 429);
+      expect(ok.length).toBeGreaterThanOrEqual(2);
+      expect(limited.length).toBeGreaterThan(0);
+      const r = limited[0];
+      expect(r.headers['retry-after']).toBe('1');
+      const err = r.json().error;
+      expect(err).toMatchObject({ code: 'rate_limit_exceeded', limit: 2, window: '1s' });
+      expect(err.request_id).toBe(r.headers['x-request-id']);
+      expect(r.headers['x-ratelimit-limit']).toBe('1000');
+      // 429s are not counted: the usage equals the successes.
+      const remaining = Number(r.headers['x-ratelimit-remaining']);
+      expect(remaining).toBeGreaterThanOrEqual(1000 - ok.length);
+    });
+
+    it('monthly: 429 with limit, used, resets_at and Retry-After to the next month', async () => {
+      const k = await t.newKey({ burst: 1000, monthlyCap: 3 });
+      for (let i = 0; i < 3; i++) {
+        const r = await get(t, k.api_key);
+        expect(r.statusCode).toBe(200);
+        expect(r.headers['x-ratelimit-remaining']).toBe(String(2 - i));
+      }
+      const r = await get(t, k.api_key);
+      expect(r.statusCode).toBe(429);
+      const now = new Date();
+      const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+      expect(r.json().error).toMatchObject({ code: 'rate_limit_exceeded', limit: 3, used: 3, resets_at: next.toISOString() });
+      const wait = Number(r.headers['retry-after']);
+      expect(Math.abs(wait - (next.getTime() - Date.now()) / 1000)).toBeLessThan(120);
+      expect(r.headers['x-ratelimit-remaining']).toBe('0');
+      expect(r.headers['x-ratelimit-reset']).toBe(String(next.getTime() / 1000));
+      // Still refused on another endpoint, and the rejection did not count.
+      const u = await get(t, k.api_key, '/v1/_meta/usage');
+      expect(u.statusCode).toBe(429);
+      expect(u.json().error.used).toBe(3);
+    });
+
+    it('4xx answers from a route count; 401 and unknown paths do not', async () => {
+      const k = await t.newKey({ burst: 1000, monthlyCap: 100 });
+      await t.app.inject({ method: 'DELETE', url: '/v1/health', headers: { 'x-api-key': k.api_key } });
+      await t.app.inject({ url: '/v1/no-such-thing', headers: { 'x-api-key': k.api_key } });
+      const u = await get(t, k.api_key, '/v1/_meta/usage');
+      expect(u.json().monthly_requests_used).toBe(1);
+    });
+
+    it('monthly usage survives a restart (flushed to usage_counters on close)', async () => {
+      const k = await t.newKey({ burst: 1000, monthlyCap: 50 });
+      const a = await testApp({ db, config: mode === 'in-process' ? { redisUrl: undefined } : {} });
+      for (let i = 0; i < 4; i++) expect((await get(a, k.api_key)).statusCode).toBe(200);
+      await a.app.close();
+      const { rows } = await db.pool.query<{ used: string }>(`SELECT used FROM usage_counters WHERE api_key_id = $1`, [k.api_key_id]);
+      expect(Number(rows[0].used)).toBe(4);
+      const b = await testApp({ db, config: { redisUrl: undefined } });
+      const u = await get(b, k.api_key, '/v1/_meta/usage');
+      expect(u.json().monthly_requests_used).toBe(5);
+      await b.app.close();
+    });
+  });
+}
+
+describe.runIf(process.env.REDIS_URL)('two instances sharing Redis', () => {
+  it('enforce one monthly cap and one burst limit', async () => {
+    const a = await testApp({ db });
+    const b = await testApp({ db });
+    try {
+      const k = await a.newKey({ burst: 1000, monthlyCap: 6 });
+      const codes: number[] = [];
+      for (let i = 0; i < 10; i++) codes.push((await get(i % 2 ? b : a, k.api_key)).statusCode);
+      expect(codes.filter((c) => c === 200)).toHaveLength(6);
+      expect(codes.slice(6).every((c) => c === 429)).toBe(true);
+      const u = await get(b, k.api_key, '/v1/_meta/usage');
+      expect(u.json().error.used).toBe(6);
+
+      const burst = await a.newKey({ burst: 3, monthlyCap: 1000 });
+      const res = await Promise.all(Array.from({ length: 16 }, (_, i) => get(i % 2 ? b : a, burst.api_key)));
+      const ok = res.filter((r) => r.statusCode === 200).length;
+      // Three per clock second across both instances; the burst of 16 spans at most two seconds.
+      expect(ok).toBeLessThanOrEqual(6);
+      expect(res.some((r) => r.statusCode === 429 && r.json().error.window === '1s')).toBe(true);
+    } finally {
+      await a.app.close();
+      await b.app.close();
+    }
+  });
+
+  it('a revocation is seen by a second instance within a few seconds', async () => {
+    const a = await testApp({ db });
+    const b = await testApp({ db });
+    try {
+      const k = await a.newKey();
+      expect((await get(a, k.api_key)).statusCode).toBe(200);
+      expect((await get(b, k.api_key)).statusCode).toBe(200);
+      await db.pool.query(`UPDATE api_keys SET revoked_at = now() WHERE api_key_id = $1`, [k.api_key_id]);
+      let status = 0;
+      const deadline = Date.now() + b.config.keyCacheMs + 3000;
+      while (Date.now() < deadline) {
+        status = (await get(b, k.api_key)).statusCode;
+        if (status === 401) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(status).toBe(401);
+      expect((await get(b, k.api_key)).json().error.code).toBe('revoked_api_key');
+    } finally {
+      await a.app.close();
+      await b.app.close();
+    }
+  });
+});
