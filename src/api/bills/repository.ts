@@ -1,0 +1,130 @@
+// SQL for bills and their sub-resources. Reads go to the read pool; every list has a stable order.
+import type { Queryable } from '../../db/pool.js';
+import { iso, likeContains, Where } from '../common/sql.js';
+
+export const BILL_COLUMNS = `
+  b.bill_id, b.state_id, s.state_abbr::text AS state_abbr, b.session_id, b.bill_number, b.bill_type_id,
+  coalesce(bt.bill_type_name, '') AS bill_type_name, b.body_id, b.current_body_id, b.status_id, b.status_date,
+  b.title, b.description, b.state_url, ${iso('b.updated')} AS updated, ${iso('b.created')} AS created,
+  b.change_hash, b.content_hash, b.summary, b.last_action, b.completed, b.pending_committee_id`;
+
+const BILL_FROM = `bills b JOIN states s ON s.state_id = b.state_id LEFT JOIN bill_types bt ON bt.bill_type_id = b.bill_type_id`;
+
+export interface BillFilters {
+  stateId?: number;
+  sessionId?: number;
+  numberKey?: string;
+  q?: string;
+  topicId?: number;
+  subject?: string;
+  sponsorLastName?: string;
+  statusId?: number;
+  titleContains?: string;
+  updatedSince?: string;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Bill search. Every filter narrows through an index (state/session/status + updated, number key,
+ * GIN full text, trigram title, topic and subject/sponsor semi-joins). With q the order is relevance
+ * first, then newest-updated; otherwise newest-updated first.
+ */
+export async function searchBills(db: Queryable, f: BillFilters) {
+  const w = new Where();
+  if (f.stateId !== undefined) w.add(`b.state_id = ${w.p(f.stateId)}`);
+  if (f.sessionId !== undefined) w.add(`b.session_id = ${w.p(f.sessionId)}`);
+  if (f.numberKey !== undefined) w.add(`b.bill_number_key = ${w.p(f.numberKey)}`);
+  if (f.statusId !== undefined) w.add(`b.status_id = ${w.p(f.statusId)}`);
+  if (f.updatedSince !== undefined) w.add(`b.updated >= ${w.p(f.updatedSince)}::timestamptz`);
+  if (f.titleContains !== undefined) w.add(`b.title ILIKE ${w.p(likeContains(f.titleContains))}`);
+  if (f.topicId !== undefined) w.add(`b.bill_id IN (SELECT bill_id FROM bill_topics WHERE topic_id = ${w.p(f.topicId)})`);
+  if (f.subject !== undefined) {
+    w.add(`b.bill_id IN (SELECT bs.bill_id FROM subjects su JOIN bill_subjects bs ON bs.subject_id = su.subject_id
+                          WHERE lower(su.subject_name) = lower(${w.p(f.subject)}))`);
+  }
+  if (f.sponsorLastName !== undefined) {
+    w.add(`b.bill_id IN (SELECT sp.bill_id FROM people p JOIN bill_sponsors sp ON sp.people_id = p.people_id
+                          WHERE lower(p.last_name) = lower(${w.p(f.sponsorLastName)}))`);
+  }
+  let order = 'b.updated DESC, b.bill_id DESC';
+  if (f.q !== undefined) {
+    const tsq = `websearch_to_tsquery('english', ${w.p(f.q)})`;
+    w.add(`b.search @@ ${tsq}`);
+    order = `ts_rank(b.search, ${tsq}) DESC, ${order}`;
+  }
+  const sql = `SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} ${w.sql()} ORDER BY ${order} LIMIT ${w.p(f.limit)} OFFSET ${w.p(f.offset)}`;
+  return (await db.query(sql, w.params)).rows;
+}
+
+export async function getBill(db: Queryable, billId: number) {
+  return (await db.query(`SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.bill_id = $1`, [billId])).rows[0];
+}
+
+export async function billExists(db: Queryable, billId: number): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM bills WHERE bill_id = $1', [billId])).rowCount === 1;
+}
+
+export async function topicIdBySlug(db: Queryable, slug: string): Promise<number | undefined> {
+  return (await db.query<{ topic_id: number }>('SELECT topic_id FROM topics WHERE slug = $1', [slug])).rows[0]?.topic_id;
+}
+
+/** One query per sub-resource, each in the spec's order. */
+export const SUBRESOURCE_SQL: Record<string, string> = {
+  sponsors: `SELECT sp.bill_id, sp.people_id, p.name, p.first_name, p.last_name, p.party_id,
+      coalesce(pa.party_name, p.party_name) AS party_name, p.district, sp.sponsor_order, sp.sponsor_type_id,
+      coalesce(st.sponsor_type_name, '') AS sponsor_type_name
+    FROM bill_sponsors sp JOIN people p ON p.people_id = sp.people_id
+    LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN sponsor_types st ON st.sponsor_type_id = sp.sponsor_type_id
+    WHERE sp.bill_id = $1 ORDER BY sp.sponsor_order, sp.people_id`,
+  history: `SELECT h.bill_id, h.history_step, h.history_date, h.history_action, h.history_body_id,
+      coalesce(bo.body_name, '') AS body_name, h.history_major
+    FROM bill_history h LEFT JOIN bodies bo ON bo.body_id = h.history_body_id
+    WHERE h.bill_id = $1 ORDER BY h.history_step`,
+  texts: `SELECT t.text_id, t.bill_id, t.bill_text_type_id, coalesce(tt.text_type, '') AS text_type, t.text_date, t.size_bytes,
+      t.word_count, t.state_url
+    FROM bill_texts t LEFT JOIN text_types tt ON tt.text_type_id = t.bill_text_type_id
+    WHERE t.bill_id = $1 ORDER BY t.text_date DESC NULLS LAST, t.text_id DESC`,
+  votes: `SELECT r.roll_call_id, r.bill_id, r.roll_call_body_id, coalesce(bo.body_name, '') AS body, r.vote_date, r.description,
+      r.yea, r.nay, r.nv, r.absent, r.total, r.passed, r.state_url
+    FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id
+    WHERE r.bill_id = $1 ORDER BY r.vote_date DESC NULLS LAST, r.roll_call_id DESC`,
+  subjects: `SELECT bs.bill_id, bs.subject_id, su.subject_name
+    FROM bill_subjects bs JOIN subjects su ON su.subject_id = bs.subject_id
+    WHERE bs.bill_id = $1 ORDER BY su.subject_name, bs.subject_id`,
+  amendments: `SELECT a.amendment_id, a.bill_id, a.adopted, a.amendment_body_id, coalesce(bo.body_name, '') AS body, a.amendment_date,
+      a.amendment_title, a.amendment_desc, a.amendment_mime_id, a.amendment_size, a.state_url
+    FROM amendments a LEFT JOIN bodies bo ON bo.body_id = a.amendment_body_id
+    WHERE a.bill_id = $1 ORDER BY a.amendment_date DESC NULLS LAST, a.amendment_id DESC`,
+  referrals: `SELECT r.bill_id, r.committee_id, coalesce(nullif(r.committee_name, ''), c.committee_name, '') AS committee_name,
+      r.referral_date, r.referral_step
+    FROM bill_referrals r LEFT JOIN committees c ON c.committee_id = r.committee_id
+    WHERE r.bill_id = $1 ORDER BY r.referral_step`,
+  calendar: `SELECT c.bill_id, c.event_hash, c.event_type_id, coalesce(et.event_type_name, '') AS event_type_name, c.event_date,
+      c.event_time, c.event_location, c.event_desc
+    FROM bill_calendar c LEFT JOIN event_types et ON et.event_type_id = c.event_type_id
+    WHERE c.bill_id = $1 ORDER BY c.event_date DESC NULLS LAST, c.event_time DESC, c.event_hash`,
+  supplements: `SELECT su.supplement_id, su.bill_id, su.supplement_type_id, coalesce(st.supplement_type, '') AS supplement_type,
+      su.supplement_date, su.title, su.description, su.state_url, su.supplement_mime_id, su.supplement_size
+    FROM supplements su LEFT JOIN supplement_types st ON st.supplement_type_id = su.supplement_type_id
+    WHERE su.bill_id = $1 ORDER BY su.supplement_date DESC NULLS LAST, su.supplement_id DESC`,
+  sast: `SELECT x.bill_id, x.sast_type_id, coalesce(st.sast_type, '') AS sast_type, x.sast_bill_id, x.sast_bill_number
+    FROM bill_sasts x LEFT JOIN sast_types st ON st.sast_type_id = x.sast_type_id
+    WHERE x.bill_id = $1 ORDER BY x.sast_type_id, x.sast_bill_number`,
+  citations: `SELECT c.id, c.bill_id, c.citation_type, c.citation_number, c.catchline, c.bill_page, c.state_url,
+      ${iso('c.created')} AS created
+    FROM bill_citations c WHERE c.bill_id = $1 ORDER BY c.id`,
+  analyses: `SELECT a.id, a.bill_id, a.analysis_type, a.analysis_title, a.author, a.analysis_date, a.state_url,
+      ${iso('a.created')} AS created
+    FROM bill_analyses a WHERE a.bill_id = $1 ORDER BY a.analysis_date DESC NULLS LAST, a.id`,
+};
+
+/**
+ * Rows of a sub-resource, or undefined when the bill does not exist. The existence check runs only
+ * when there are no rows, so the common case is one round trip.
+ */
+export async function subresource(db: Queryable, name: string, billId: number): Promise<unknown[] | undefined> {
+  const rows = (await db.query(SUBRESOURCE_SQL[name], [billId])).rows;
+  if (rows.length > 0) return rows;
+  return (await billExists(db, billId)) ? rows : undefined;
+}

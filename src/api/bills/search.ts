@@ -1,0 +1,69 @@
+// GET /v1/bills: search with every filter of the spec, newest-updated first (relevance first with q).
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../../http/errors.js';
+import { clampLimit, checkOffset, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
+import { parseState, parseTimestamp, SLUG, STATE_CODES } from '../../http/params.js';
+import { responses } from '../common/schemas.js';
+import { text } from '../common/ids.js';
+import { stateIdOf } from '../reference/repository.js';
+import { BillSchema } from './schemas.js';
+import { billNumberKey } from './number.js';
+import { searchBills, topicIdBySlug } from './repository.js';
+
+const Query = Type.Object({
+  state: Type.Optional(Type.String({ description: `jurisdiction code: ${STATE_CODES.join(', ')} (case-insensitive); 400 otherwise` })),
+  session_id: Type.Optional(Type.Integer()),
+  bill_number: Type.Optional(Type.String({ description: 'compact (HB1) or zero-padded (HB0001); both find the same bill' })),
+  q: Type.Optional(Type.String({ description: 'full-text search over title, description and subject names (web-search syntax: words, "phrases", -exclusions, or). Results are ordered by relevance, then newest-updated.' })),
+  topic: Type.Optional(Type.String({ description: 'topic slug (see /v1/topics); a malformed or unknown slug is 400 bad_request' })),
+  subject: Type.Optional(Type.String({ description: 'raw subject name, case-insensitive exact match' })),
+  sponsor_last_name: Type.Optional(Type.String({ description: 'last name of any sponsor (primary or co-sponsor), case-insensitive exact match' })),
+  status_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 8, description: 'status ladder id 1..8; 400 otherwise' })),
+  title_contains: Type.Optional(Type.String({ description: 'case-insensitive substring of the title' })),
+  updated_since: Type.Optional(Type.String({ description: 'ISO 8601 date or timestamp; bills updated at or after it; 400 when malformed' })),
+  limit: LimitParam(50, 500),
+  offset: OffsetParam,
+});
+
+export async function billSearchRoutes(app: FastifyInstance) {
+  app.get('/v1/bills', {
+    schema: {
+      operationId: 'searchBills',
+      summary: 'Search bills',
+      description: 'Filters combine (AND). Newest-updated first (updated DESC, bill_id DESC); with q, by relevance first.',
+      tags: ['Bills'],
+      querystring: Query,
+      response: responses(Type.Object({ data: Type.Array(BillSchema), pagination: PaginationSchema }), 400),
+    },
+  }, async (req) => {
+    const qs = req.query as Type.Static<typeof Query>;
+    const limit = clampLimit(qs.limit, 50, 500);
+    const offset = checkOffset(qs.offset);
+    const state = parseState(qs.state);
+    const updatedSince = parseTimestamp(qs.updated_since, 'updated_since');
+    let topicId: number | undefined;
+    const topic = text(qs.topic);
+    if (topic !== undefined) {
+      if (!SLUG.test(topic)) throw badRequest(`Parameter 'topic' must be a topic slug (lowercase letters, digits and dashes); got '${topic}'.`, 'topic');
+      topicId = await topicIdBySlug(app.dbRead, topic);
+      if (topicId === undefined) throw badRequest(`Unknown topic '${topic}'; GET /v1/topics lists the slugs.`, 'topic');
+    }
+    const number = text(qs.bill_number);
+    const data = await searchBills(app.dbRead, {
+      stateId: state ? stateIdOf(state) : undefined,
+      sessionId: qs.session_id,
+      numberKey: number ? billNumberKey(number) : undefined,
+      q: text(qs.q),
+      topicId,
+      subject: text(qs.subject),
+      sponsorLastName: text(qs.sponsor_last_name),
+      statusId: qs.status_id,
+      titleContains: text(qs.title_contains),
+      updatedSince,
+      limit,
+      offset,
+    });
+    return { data, pagination: pagination(limit, offset, data.length) };
+  });
+}

@@ -1,0 +1,86 @@
+// GET /v1/bills/{bill_id}/changes and /diff: text changes computed by the diff worker (src/texts).
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { ApiError, badRequest, notFound } from '../../http/errors.js';
+import { One, responses } from '../common/schemas.js';
+import { intIdOr404 } from '../common/ids.js';
+import { iso } from '../common/sql.js';
+import { CONSECUTIVE_PAIRS_SQL, enqueuePair } from '../../texts/store.js';
+import { DiffSchema, TextChangeRow } from './schemas.js';
+import { BillParams } from './detail.js';
+import { billExists } from './repository.js';
+
+const CHANGE_COLUMNS = `tc.from_text_id, tc.to_text_id, tc.from_type_id, tc.to_type_id, ${iso('tc.from_created')} AS from_created,
+  ${iso('tc.to_created')} AS to_created, tc.added_chars, tc.removed_chars, tc.added_lines, tc.removed_lines, tc.similarity,
+  tc.is_whitespace_only, tc.changed_sections, tc.highlights, tc.diff_truncated, ${iso('tc.computed_at')} AS computed_at`;
+
+const ChangesQuery = Type.Object({
+  include_whitespace: Type.Optional(Type.String({ description: "'1' includes whitespace-only changes; any other value (or none) excludes them" })),
+});
+const DiffQuery = Type.Object({
+  from: Type.String({ description: 'text_id of the older version (required; see /texts)' }),
+  to: Type.String({ description: 'text_id of the newer version (required)' }),
+});
+
+function textIdParam(raw: string | undefined, name: string): number {
+  if (raw === undefined || !/^\s*[0-9]{1,10}\s*$/.test(raw) || Number(raw) > 2_147_483_647) {
+    throw badRequest(`Parameter '${name}' is required and must be an integer text_id of this bill.`, name);
+  }
+  return Number(raw);
+}
+
+export async function textChangeRoutes(app: FastifyInstance) {
+  app.get('/v1/bills/:bill_id/changes', {
+    schema: {
+      operationId: 'listBillTextChanges',
+      summary: 'Changes between consecutive text versions of a bill',
+      description: 'Oldest first. One element per pair of consecutive versions (ordered by text_date, then text_id) that the diff worker has computed; pairs not yet computed are absent until it does. Whitespace-only changes (including re-publication of an identical text) are excluded unless include_whitespace=1.',
+      tags: ['Bills'],
+      params: BillParams,
+      querystring: ChangesQuery,
+      response: responses(Type.Object({
+        data: Type.Array(TextChangeRow),
+        summary: Type.Object({ bill_id: Type.Integer(), count: Type.Integer({ description: 'number of elements in data' }) }),
+      }), 400, 404),
+    },
+  }, async (req) => {
+    const billId = intIdOr404((req.params as Type.Static<typeof BillParams>).bill_id, 'bill');
+    const withWs = (req.query as Type.Static<typeof ChangesQuery>).include_whitespace === '1';
+    const { rows } = await app.dbRead.query(
+      `SELECT ${CHANGE_COLUMNS} FROM (${CONSECUTIVE_PAIRS_SQL}) p
+       JOIN text_changes tc ON tc.from_text_id = p.from_text_id AND tc.to_text_id = p.to_text_id
+       WHERE ($2 OR NOT tc.is_whitespace_only)
+       ORDER BY tc.to_created, tc.to_text_id`,
+      [[billId], withWs],
+    );
+    if (rows.length === 0 && !(await billExists(app.dbRead, billId))) throw notFound(`No bill with id ${billId}.`);
+    return { data: rows, summary: { bill_id: billId, count: rows.length } };
+  });
+
+  app.get('/v1/bills/:bill_id/diff', {
+    schema: {
+      operationId: 'getBillTextDiff',
+      summary: 'Unified diff between two text versions of a bill',
+      description: 'from and to are text_id values of this bill (any two versions). 400 when either is missing or not an integer; 404 not_found for a missing bill or a text of another bill; 404 diff_not_computed when the pair has not been processed yet: it is queued and a retry a few seconds later succeeds. Unified diffs are capped at 200 KB (diff_truncated).',
+      tags: ['Bills'],
+      params: BillParams,
+      querystring: DiffQuery,
+      response: responses(One(DiffSchema), 400, 404),
+    },
+  }, async (req) => {
+    const billId = intIdOr404((req.params as Type.Static<typeof BillParams>).bill_id, 'bill');
+    const q = req.query as Partial<Type.Static<typeof DiffQuery>>;
+    const from = textIdParam(q.from, 'from');
+    const to = textIdParam(q.to, 'to');
+    const row = (await app.dbRead.query(
+      `SELECT tc.bill_id, ${CHANGE_COLUMNS}, tc.diff_unified FROM text_changes tc
+       WHERE tc.from_text_id = $1 AND tc.to_text_id = $2 AND tc.bill_id = $3`, [from, to, billId],
+    )).rows[0];
+    if (row) return { data: row };
+    if (!(await billExists(app.dbRead, billId))) throw notFound(`No bill with id ${billId}.`);
+    const owned = (await app.dbRead.query<{ n: number }>('SELECT count(*)::int AS n FROM bill_texts WHERE bill_id = $1 AND text_id = ANY($2::int[])', [billId, [from, to]])).rows[0].n;
+    if (owned < (from === to ? 1 : 2)) throw notFound(`Text ${from} or ${to} does not belong to bill ${billId}.`);
+    await enqueuePair(app.db, billId, from, to);
+    throw new ApiError('diff_not_computed', `The diff from text ${from} to text ${to} has not been computed yet; it is queued, retry in a few seconds.`);
+  });
+}

@@ -1,0 +1,103 @@
+// Legislators: roster, one member, voting history, sponsorships.
+import { Type } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../../http/errors.js';
+import { checkOffset, clampLimit, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
+import { Int64Id, parseState } from '../../http/params.js';
+import { One, responses } from '../common/schemas.js';
+import { int64IdOr404, text } from '../common/ids.js';
+import { stateIdOf } from '../reference/repository.js';
+import { LegislatorSchema, LegislatorVoteRow, SponsorshipRow } from './schemas.js';
+import { getLegislator, personExists, roster, sponsorships, voteHistory } from './repository.js';
+
+const RosterQuery = Type.Object({
+  state: Type.Optional(Type.String({ description: 'jurisdiction code; 400 otherwise' })),
+  q: Type.Optional(Type.String({ description: 'case-insensitive substring of first name, last name or full name ("jane doe" matches too)' })),
+  party: Type.Optional(Type.String({ description: 'case-insensitive prefix of the party name ("dem" matches Democrat), or the exact party abbreviation (D, R, I, ...)' })),
+  chamber: Type.Optional(Type.String({ description: 'chamber name, case-insensitive exact match (e.g. House, Senate)' })),
+  district: Type.Optional(Type.String({ description: 'district, exact match' })),
+  limit: LimitParam(100, 500),
+  offset: OffsetParam,
+});
+const Params = Type.Object({ people_id: Int64Id });
+const PageQuery = Type.Object({ limit: LimitParam(50, 500), offset: OffsetParam });
+const Paged = <T extends Parameters<typeof Type.Array>[0]>(row: T) => Type.Object({ data: Type.Array(row), pagination: PaginationSchema });
+
+export async function legislatorRoutes(app: FastifyInstance) {
+  app.get('/v1/legislators', {
+    schema: {
+      operationId: 'listLegislators',
+      summary: 'Legislator roster',
+      description: 'Ordered by state (state_abbr) then surname (last_name, first_name). Filters combine.',
+      tags: ['Legislators'],
+      querystring: RosterQuery,
+      response: responses(Paged(LegislatorSchema), 400),
+    },
+  }, async (req) => {
+    const qs = req.query as Type.Static<typeof RosterQuery>;
+    const limit = clampLimit(qs.limit, 100, 500);
+    const offset = checkOffset(qs.offset);
+    const state = parseState(qs.state);
+    const data = await roster(app.dbRead, {
+      stateId: state ? stateIdOf(state) : undefined,
+      q: text(qs.q), party: text(qs.party), chamber: text(qs.chamber), district: text(qs.district), limit, offset,
+    });
+    return { data, pagination: pagination(limit, offset, data.length) };
+  });
+
+  app.get('/v1/legislators/:people_id', {
+    schema: {
+      operationId: 'getLegislator',
+      summary: 'One legislator',
+      description: 'people_id is a 64-bit integer; non-integer 400, unknown 404.',
+      tags: ['Legislators'],
+      params: Params,
+      response: responses(One(LegislatorSchema), 400, 404),
+    },
+  }, async (req) => {
+    const { people_id } = req.params as Type.Static<typeof Params>;
+    const row = await getLegislator(app.dbRead, int64IdOr404(people_id, 'legislator'));
+    if (!row) throw notFound(`No legislator with people_id ${people_id}.`);
+    return { data: row };
+  });
+
+  app.get('/v1/legislators/:people_id/votes', {
+    schema: {
+      operationId: 'listLegislatorVotes',
+      summary: "A legislator's voting history",
+      description: "Newest first (vote date, then roll_call_id). yea/nay/nv/absent/total are the whole roll call's tallies; vote_id and vote_name are this member's vote.",
+      tags: ['Legislators'],
+      params: Params,
+      querystring: PageQuery,
+      response: responses(Paged(LegislatorVoteRow), 400, 404),
+    },
+  }, async (req) => {
+    const id = int64IdOr404((req.params as Type.Static<typeof Params>).people_id, 'legislator');
+    const qs = req.query as Type.Static<typeof PageQuery>;
+    const limit = clampLimit(qs.limit, 50, 500);
+    const offset = checkOffset(qs.offset);
+    const data = await voteHistory(app.dbRead, id, limit, offset);
+    if (data.length === 0 && !(await personExists(app.dbRead, id))) throw notFound(`No legislator with people_id ${id}.`);
+    return { data, pagination: pagination(limit, offset, data.length) };
+  });
+
+  app.get('/v1/legislators/:people_id/bills', {
+    schema: {
+      operationId: 'listLegislatorBills',
+      summary: "A legislator's sponsorships",
+      description: 'Most recent status first (status_date DESC, then bill_id DESC); primary and co-sponsorships alike.',
+      tags: ['Legislators'],
+      params: Params,
+      querystring: PageQuery,
+      response: responses(Paged(SponsorshipRow), 400, 404),
+    },
+  }, async (req) => {
+    const id = int64IdOr404((req.params as Type.Static<typeof Params>).people_id, 'legislator');
+    const qs = req.query as Type.Static<typeof PageQuery>;
+    const limit = clampLimit(qs.limit, 50, 500);
+    const offset = checkOffset(qs.offset);
+    const data = await sponsorships(app.dbRead, id, limit, offset);
+    if (data.length === 0 && !(await personExists(app.dbRead, id))) throw notFound(`No legislator with people_id ${id}.`);
+    return { data, pagination: pagination(limit, offset, data.length) };
+  });
+}

@@ -1,0 +1,103 @@
+// Database side of text changes: compute a pair, queue pairs, discover consecutive pairs.
+import type { Pool, Queryable } from '../db/pool.js';
+import { computeTextChange } from './diff.js';
+
+/** Consecutive versions of a bill: ordered by text_date (undated first), then text_id. */
+export const CONSECUTIVE_PAIRS_SQL = `
+  SELECT bill_id, lag(text_id) OVER w AS from_text_id, text_id AS to_text_id
+  FROM bill_texts WHERE bill_id = ANY($1::int[])
+  WINDOW w AS (PARTITION BY bill_id ORDER BY text_date ASC NULLS FIRST, text_id)`;
+
+/**
+ * Computes and stores the change between two text versions of the same bill, replacing an earlier
+ * result, and removes the pair from the queue. Returns false when either text is missing or the
+ * two belong to different bills (such a pair is dropped from the queue too).
+ */
+export async function computePair(db: Queryable, fromId: number, toId: number): Promise<boolean> {
+  const texts = (await db.query<{ text_id: number; bill_id: number; bill_text_type_id: number; created: Date; content: string | null }>(
+    'SELECT text_id, bill_id, bill_text_type_id, created, content FROM bill_texts WHERE text_id = ANY($1::int[])', [[fromId, toId]],
+  )).rows;
+  const from = texts.find((t) => t.text_id === fromId);
+  const to = texts.find((t) => t.text_id === toId);
+  if (!from || !to || from.bill_id !== to.bill_id) {
+    await db.query('DELETE FROM text_diff_queue WHERE from_text_id = $1 AND to_text_id = $2', [fromId, toId]);
+    return false;
+  }
+  const s = computeTextChange(from.content ?? '', to.content ?? '', { from: `text/${fromId}`, to: `text/${toId}` });
+  await db.query(
+    `WITH done AS (DELETE FROM text_diff_queue WHERE from_text_id = $2 AND to_text_id = $3)
+     INSERT INTO text_changes (bill_id, from_text_id, to_text_id, from_type_id, to_type_id, from_created, to_created,
+       added_chars, removed_chars, added_lines, removed_lines, similarity, is_whitespace_only, changed_sections, highlights,
+       diff_truncated, diff_unified, computed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, now())
+     ON CONFLICT (from_text_id, to_text_id) DO UPDATE SET
+       from_type_id = EXCLUDED.from_type_id, to_type_id = EXCLUDED.to_type_id, from_created = EXCLUDED.from_created,
+       to_created = EXCLUDED.to_created, added_chars = EXCLUDED.added_chars, removed_chars = EXCLUDED.removed_chars,
+       added_lines = EXCLUDED.added_lines, removed_lines = EXCLUDED.removed_lines, similarity = EXCLUDED.similarity,
+       is_whitespace_only = EXCLUDED.is_whitespace_only, changed_sections = EXCLUDED.changed_sections,
+       highlights = EXCLUDED.highlights, diff_truncated = EXCLUDED.diff_truncated, diff_unified = EXCLUDED.diff_unified,
+       computed_at = now()`,
+    [from.bill_id, fromId, toId, from.bill_text_type_id, to.bill_text_type_id, from.created, to.created, s.added_chars,
+      s.removed_chars, s.added_lines, s.removed_lines, s.similarity, s.is_whitespace_only, JSON.stringify(s.changed_sections),
+      JSON.stringify(s.highlights), s.diff_truncated, s.diff_unified],
+  );
+  return true;
+}
+
+export async function enqueuePair(db: Queryable, billId: number, fromId: number, toId: number): Promise<void> {
+  await db.query(
+    'INSERT INTO text_diff_queue (from_text_id, to_text_id, bill_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    [fromId, toId, billId],
+  );
+}
+
+/** Queues every consecutive pair of these bills that has no computed change yet. */
+export async function queueMissingPairs(db: Queryable, billIds: number[]): Promise<number> {
+  if (billIds.length === 0) return 0;
+  const r = await db.query(
+    `INSERT INTO text_diff_queue (from_text_id, to_text_id, bill_id)
+     SELECT p.from_text_id, p.to_text_id, p.bill_id FROM (${CONSECUTIVE_PAIRS_SQL}) p
+     WHERE p.from_text_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM text_changes tc WHERE tc.from_text_id = p.from_text_id AND tc.to_text_id = p.to_text_id)
+     ON CONFLICT DO NOTHING`,
+    [billIds],
+  );
+  return r.rowCount ?? 0;
+}
+
+export const MAX_ATTEMPTS = 5;
+
+/**
+ * Takes up to `batch` queued pairs (SKIP LOCKED, so several workers share the queue) and computes
+ * them. A failing pair records its error and is retried on later rounds, up to MAX_ATTEMPTS.
+ */
+export async function processQueue(pool: Pool, batch = 20): Promise<number> {
+  const client = await pool.connect();
+  let done = 0;
+  try {
+    await client.query('BEGIN');
+    const pairs = (await client.query<{ from_text_id: number; to_text_id: number }>(
+      `SELECT from_text_id, to_text_id FROM text_diff_queue WHERE attempts < $1
+       ORDER BY queued_at, from_text_id, to_text_id LIMIT $2 FOR UPDATE SKIP LOCKED`, [MAX_ATTEMPTS, batch],
+    )).rows;
+    for (const p of pairs) {
+      await client.query('SAVEPOINT pair');
+      try {
+        await computePair(client, p.from_text_id, p.to_text_id);
+        await client.query('RELEASE SAVEPOINT pair');
+        done++;
+      } catch (err) {
+        await client.query('ROLLBACK TO SAVEPOINT pair');
+        await client.query('UPDATE text_diff_queue SET attempts = attempts + 1, last_error = $3 WHERE from_text_id = $1 AND to_text_id = $2',
+          [p.from_text_id, p.to_text_id, String((err as Error).message).slice(0, 500)]);
+      }
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+  return done;
+}
