@@ -6,6 +6,7 @@ import type { RouteOptions } from 'fastify';
 interface Pattern {
   re: RegExp;
   methods: Set<string>;
+  routes: RouteOptions[];
 }
 
 function toRegExp(url: string): RegExp {
@@ -25,10 +26,11 @@ export class RouteTable {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     let p = this.patterns.get(route.url);
     if (!p) {
-      p = { re: toRegExp(route.url), methods: new Set() };
+      p = { re: toRegExp(route.url), methods: new Set(), routes: [] };
       this.patterns.set(route.url, p);
     }
     for (const m of methods) p.methods.add(m.toUpperCase());
+    p.routes.push(route);
   }
 
   /** Methods allowed on a concrete path, or undefined when no route matches it. */
@@ -38,7 +40,13 @@ export class RouteTable {
     return out.size ? [...out].sort() : undefined;
   }
 
-  urls(): { url: string; methods: string[] }[] {
-    return [...this.patterns.entries()].map(([url, p]) => ({ url, methods: [...p.methods] }));
+  /** Registered paths; `hidden` when every route of the path is kept out of the OpenAPI document
+   * (read late: plugins such as @fastify/websocket set schema.hide after this hook has run). */
+  urls(): { url: string; methods: string[]; hidden: boolean }[] {
+    return [...this.patterns.entries()].map(([url, p]) => ({
+      url,
+      methods: [...p.methods],
+      hidden: p.routes.every((r) => (r.schema as { hide?: boolean } | undefined)?.hide === true),
+    }));
   }
 }
