@@ -1,6 +1,205 @@
-// The dispatcher: changes -> delivery rows.
+// The dispatcher: stamped changes → delivery rows. It keeps its own cursor (dispatcher_state) and
+// reads the change log by seq, so the bus is only a wake-up: a change committed while the bus or
+// the dispatcher was down is still dispatched on the next catch-up (at start, on every bus event,
+// and on a slow poll). Turning changes into rows is idempotent (UNIQUE (subscription_id,
+// change_id, event_type)) and the cursor moves in the same transaction. Several dispatchers may
+// run: a transaction-scoped advisory lock lets one work at a time; the others skip the round.
+import { randomBytes } from 'node:crypto';
 import type { Background, BackgroundContext } from '../background.js';
+import type { Pool, PoolClient } from '../db/pool.js';
+import { buildPayload, eventsForChange } from './events.js';
+import { wakeWorkers } from './queue.js';
 
-export async function startDispatcher(_ctx: BackgroundContext): Promise<Background> {
-  return { name: 'dispatcher', stop: async () => undefined };
+const LOCK_KEY = 7310041;
+const BATCH = 500;
+
+interface ChangeRow {
+  change_id: number;
+  seq: number;
+  changed_at: string;
+  bill_id: number;
+  reason_id: number;
+  reason: string;
+  old_status: number | null;
+  new_status: number | null;
+  detail: Record<string, unknown>;
+  state: string;
+  bill_number: string | null;
+  title: string | null;
+  status_id: number | null;
+  status_date: string | null;
+  updated: string | null;
+  subjects: string[];
+  topics: string[];
+}
+
+interface SubRow {
+  id: number;
+  kind: 'webhook' | 'push_mirror';
+  events: string[];
+  filter_states: string[];
+  filter_subjects: string[];
+  created_at: Date;
+}
+
+export const newMessageId = () => 'msg_' + randomBytes(15).toString('base64url');
+
+/** Subjects filter: a case-insensitive match against the bill's raw subject names or its topic slugs. */
+export function matchesFilters(sub: Pick<SubRow, 'filter_states' | 'filter_subjects'>, c: Pick<ChangeRow, 'state' | 'subjects' | 'topics'>): boolean {
+  if (sub.filter_states.length > 0 && !sub.filter_states.includes(c.state)) return false;
+  if (sub.filter_subjects.length > 0) {
+    const have = new Set([...c.subjects, ...c.topics]);
+    if (!sub.filter_subjects.some((s) => have.has(s.toLowerCase()))) return false;
+  }
+  return true;
+}
+
+interface NewDelivery {
+  subscription_id: number;
+  change_id: number;
+  event_type: string;
+  bill_id: number;
+  payload: unknown;
+  target: unknown;
+}
+
+/** Deliveries one change produces for one subscription. Mirrors get one bill push (plus a roll_call push for votes). */
+function deliveriesFor(sub: SubRow, c: ChangeRow, baseUrl: string): NewDelivery[] {
+  if (new Date(c.changed_at) < sub.created_at) return [];
+  const events = eventsForChange(c.reason, c.new_status).filter((e) => sub.events.includes(e));
+  if (events.length === 0 || !matchesFilters(sub, c)) return [];
+  const common = { subscription_id: sub.id, change_id: c.change_id, bill_id: c.bill_id };
+  if (sub.kind === 'push_mirror') {
+    const out: NewDelivery[] = [{ ...common, event_type: 'bill', payload: { events }, target: { root: 'bill', bill_id: c.bill_id, reason_id: c.reason_id } }];
+    if (c.reason === 'Vote' && c.detail.roll_call_id !== undefined) {
+      out.push({ ...common, event_type: 'roll_call', payload: { events }, target: { root: 'roll_call', roll_call_id: c.detail.roll_call_id } });
+    }
+    return out;
+  }
+  const bill = {
+    bill_id: c.bill_id,
+    state: c.state,
+    bill_number: c.bill_number ?? '',
+    title: c.title ?? '',
+    status_id: c.status_id ?? c.new_status ?? 1,
+    status_date: c.status_date,
+    updated: c.updated ?? c.changed_at,
+  };
+  return events.map((type) => ({ ...common, event_type: type, payload: buildPayload(type, c, bill, baseUrl), target: null }));
+}
+
+async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ processed: number; created: number }> {
+  const { rows: st } = await client.query<{ last_seq: number }>('SELECT last_seq FROM dispatcher_state WHERE id = 1 FOR UPDATE');
+  const last = st[0]?.last_seq ?? 0;
+  const { rows: changes } = await client.query<ChangeRow>(
+    `SELECT c.change_id, c.seq, to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS changed_at,
+            c.bill_id, c.reason_id, r.reason_name AS reason, c.old_status, c.new_status, c.detail, st.state_abbr AS state,
+            b.bill_number, b.title, b.status_id, b.status_date::text AS status_date,
+            to_char(b.updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated,
+            coalesce((SELECT array_agg(lower(sj.subject_name)) FROM bill_subjects bs JOIN subjects sj USING (subject_id) WHERE bs.bill_id = c.bill_id), '{}') AS subjects,
+            coalesce((SELECT array_agg(t.slug) FROM bill_topics bt JOIN topics t USING (topic_id) WHERE bt.bill_id = c.bill_id), '{}') AS topics
+     FROM changes c JOIN change_reasons r USING (reason_id) JOIN states st ON st.state_id = c.state_id
+     LEFT JOIN bills b ON b.bill_id = c.bill_id
+     WHERE c.seq > $1 ORDER BY c.seq LIMIT $2`,
+    [last, BATCH],
+  );
+  if (changes.length === 0) return { processed: 0, created: 0 };
+  const { rows: subs } = await client.query<SubRow>(
+    'SELECT id, kind, events, filter_states, filter_subjects, created_at FROM subscriptions WHERE active AND deleted_at IS NULL',
+  );
+  const rows = subs.length === 0 ? [] : changes.flatMap((c) => subs.flatMap((s) => deliveriesFor(s, c, baseUrl)));
+  let created = 0;
+  if (rows.length > 0) {
+    const res = await client.query(
+      `INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])
+       ON CONFLICT (subscription_id, change_id, event_type) DO NOTHING`,
+      [
+        rows.map(() => newMessageId()),
+        rows.map((r) => r.subscription_id),
+        rows.map((r) => r.change_id),
+        rows.map((r) => r.event_type),
+        rows.map((r) => r.bill_id),
+        rows.map((r) => JSON.stringify(r.payload)),
+        rows.map((r) => (r.target === null ? null : JSON.stringify(r.target))),
+      ],
+    );
+    created = res.rowCount ?? 0;
+  }
+  await client.query('UPDATE dispatcher_state SET last_seq = $1, updated_at = now() WHERE id = 1', [changes[changes.length - 1].seq]);
+  return { processed: changes.length, created };
+}
+
+/** Dispatches everything after the cursor; returns deliveries created. Safe to call concurrently. */
+export async function catchUp(db: Pool, baseUrl: string): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const client = await db.connect();
+    let result: { processed: number; created: number } | undefined;
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [LOCK_KEY]);
+      if (rows[0].ok) result = await dispatchBatch(client, baseUrl);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    if (!result) return total;
+    total += result.created;
+    if (result.created > 0) wakeWorkers();
+    if (result.processed < BATCH) return total;
+  }
+}
+
+export interface DispatcherOptions {
+  pollMs?: number;
+}
+
+export async function startDispatcher(ctx: BackgroundContext, opts: DispatcherOptions = {}): Promise<Background> {
+  const { db, log, config } = ctx;
+  const pollMs = opts.pollMs ?? 2000;
+  let running = true;
+  let busy: Promise<void> | undefined;
+  let again = false;
+  // Coalesces wake-ups: one catch-up at a time, and one more if anything arrived meanwhile.
+  const run = (): Promise<void> => {
+    if (busy) {
+      again = true;
+      return busy;
+    }
+    busy = (async () => {
+      do {
+        again = false;
+        try {
+          await catchUp(db, config.publicBaseUrl);
+        } catch (err) {
+          if (running) log.warn({ err }, 'dispatcher catch-up failed; will retry');
+        }
+      } while (again && running);
+    })().finally(() => {
+      busy = undefined;
+    });
+    return busy;
+  };
+  await run();
+  const consumer = await ctx.bus.consumeDurable('webhook-dispatcher', async () => {
+    if (running) await run();
+  }).catch((err) => {
+    log.warn({ err }, 'dispatcher: durable bus consumer unavailable; polling only');
+    return undefined;
+  });
+  const timer = setInterval(() => void run(), pollMs);
+  timer.unref();
+  return {
+    name: 'dispatcher',
+    async stop() {
+      running = false;
+      clearInterval(timer);
+      await consumer?.stop().catch(() => undefined);
+      await busy;
+    },
+  };
 }

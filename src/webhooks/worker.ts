@@ -1,6 +1,121 @@
-// Delivery workers: claim due deliveries and POST them.
+// Delivery workers: claim due deliveries (SKIP LOCKED, under a lease) and POST them. Any number of
+// worker processes can run; a claim whose worker dies expires after timeout + margin and another
+// worker retries it with the same webhook-id (at-least-once, idempotent by webhook-id).
 import type { Background, BackgroundContext } from '../background.js';
+import { attemptDelivery, type DeliveryContext } from './deliver.js';
+import { Outbound } from './outbound.js';
+import { claimDue, queueEvents } from './queue.js';
+import type { Resolver } from './guard.js';
 
-export async function startDeliveryWorker(_ctx: BackgroundContext): Promise<Background> {
-  return { name: 'delivery-worker', stop: async () => undefined };
+/** Deliveries in flight per subscription in one worker: a hanging receiver holds at most these. */
+export const PER_SUBSCRIPTION = 8;
+/** Lease beyond the request timeout before another worker may take the delivery over. */
+export const LEASE_MARGIN_MS = 15_000;
+
+export interface WorkerOptions {
+  pollMs?: number;
+  concurrency?: number;
+  perSubscription?: number;
+  leaseMarginMs?: number;
+  resolver?: Resolver;
+}
+
+export interface DeliveryWorker extends Background {
+  /** Simulates a killed process: stops at once and records nothing for requests in flight. */
+  crash(): Promise<void>;
+  readonly inFlight: number;
+}
+
+export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOptions = {}): Promise<DeliveryWorker> {
+  const { config, db, log } = ctx;
+  const concurrency = opts.concurrency ?? config.workerConcurrency;
+  const perSub = opts.perSubscription ?? PER_SUBSCRIPTION;
+  const leaseMs = config.webhookTimeoutMs + (opts.leaseMarginMs ?? LEASE_MARGIN_MS);
+  const pollMs = opts.pollMs ?? 250;
+  const outbound = new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs, resolver: opts.resolver, connectionsPerOrigin: perSub * 2 });
+  let running = true;
+  let crashed = false;
+  // After crash() nothing may reach the database, as if the process had died mid-request.
+  const fencedDb = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'query') return (...args: unknown[]) => (crashed ? Promise.reject(new Error('worker crashed')) : (target.query as (...a: unknown[]) => unknown)(...args));
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  const dctx: DeliveryContext = { db: fencedDb, config, outbound, log };
+  let inFlight = 0;
+  const pending = new Set<Promise<void>>();
+  let wake: (() => void) | undefined;
+  const onWake = () => wake?.();
+  queueEvents.on('wake', onWake);
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  const loop = (async () => {
+    while (running) {
+      const free = concurrency - inFlight;
+      if (free <= 0) {
+        await sleep(pollMs);
+        continue;
+      }
+      let claimed;
+      try {
+        claimed = await claimDue(db, free, perSub, leaseMs);
+      } catch (err) {
+        if (running) log.warn({ err }, 'delivery claim failed; retrying');
+        await sleep(1000);
+        continue;
+      }
+      for (const d of claimed) {
+        inFlight++;
+        const p: Promise<void> = (async () => {
+          try {
+            if (crashed) return;
+            await attemptDelivery(dctx, d);
+          } catch (err) {
+            // The claim stays in_flight and expires; another attempt follows. Nothing is lost.
+            if (!crashed) log.warn({ err, delivery: d.public_id }, 'delivery attempt failed to record');
+          } finally {
+            inFlight--;
+            onWake();
+          }
+        })();
+        pending.add(p);
+        void p.finally(() => pending.delete(p));
+      }
+      if (claimed.length === 0 || claimed.length < free) await sleep(claimed.length === 0 ? pollMs : 5);
+    }
+  })();
+
+  return {
+    name: 'delivery-worker',
+    get inFlight() {
+      return inFlight;
+    },
+    async stop() {
+      running = false;
+      queueEvents.off('wake', onWake);
+      wake?.();
+      await loop;
+      await Promise.allSettled([...pending]);
+      await outbound.close();
+    },
+    async crash() {
+      crashed = true;
+      running = false;
+      queueEvents.off('wake', onWake);
+      wake?.();
+      await loop;
+      await outbound.agent.destroy().catch(() => undefined);
+    },
+  };
 }

@@ -1,0 +1,94 @@
+// One delivery attempt, the same path for workers, test calls and push-mirror pushes: render the
+// body for the subscription's kind, sign it (Standard Webhooks), POST it through the guarded
+// Agent, judge the response, schedule the next attempt or finish, and log the attempt.
+import type { Config } from '../config.js';
+import type { Pool } from '../db/pool.js';
+import type { Logger } from '../logger.js';
+import { mirrorHandler } from '../mirror/handler.js';
+import type { Outbound, OutboundResult } from './outbound.js';
+import { completeAttempt, nextDelaySeconds, parseRetryAfter, type AttemptOutcome, type ClaimedDelivery } from './queue.js';
+import { signedHeaders } from './signing.js';
+import { liveSecrets } from './subscriptions.js';
+
+export interface Rendered {
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** What a subscription kind changes in the delivery path. */
+export interface KindHandler {
+  render(db: Pool, d: ClaimedDelivery, config: Config): Promise<Rendered>;
+  /** undefined = success; otherwise the failure message */
+  judge(res: OutboundResult): string | undefined;
+  afterDelivered?(db: Pool, d: ClaimedDelivery, res: OutboundResult): Promise<void>;
+}
+
+export const webhookHandler: KindHandler = {
+  async render(_db, d) {
+    return { body: JSON.stringify(d.payload) };
+  },
+  judge(res) {
+    if (res.error) return res.error;
+    if (res.status !== null && res.status >= 200 && res.status < 300) return undefined;
+    return `HTTP ${res.status}`;
+  },
+};
+
+export function handlerFor(kind: string): KindHandler {
+  return kind === 'push_mirror' ? mirrorHandler : webhookHandler;
+}
+
+export interface DeliveryContext {
+  db: Pool;
+  config: Config;
+  outbound: Outbound;
+  log?: Logger;
+  random?: () => number;
+}
+
+export interface AttemptReport extends AttemptOutcome {
+  delivery_id: string;
+  attempt: number;
+  fenced: boolean;
+  response: OutboundResult;
+}
+
+export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery): Promise<AttemptReport> {
+  const handler = handlerFor(d.kind);
+  const startedAt = new Date();
+  let res: OutboundResult;
+  try {
+    const rendered = await handler.render(ctx.db, d, ctx.config);
+    const headers = { ...signedHeaders(liveSecrets(d), d.public_id, rendered.body), ...rendered.headers };
+    res = await ctx.outbound.post(d.webhook_url, headers, rendered.body);
+  } catch (err) {
+    res = { status: null, headers: {}, body: '', duration_ms: Date.now() - startedAt.getTime(), error: `render failed: ${(err as Error).message}`, blocked: false };
+  }
+  const failure = handler.judge(res);
+  const outcome = decide(ctx, d, res, failure, startedAt);
+  const fenced = await completeAttempt(ctx.db, d, outcome);
+  if (fenced && outcome.status === 'delivered' && handler.afterDelivered) {
+    await handler.afterDelivered(ctx.db, d, res).catch((err) => ctx.log?.warn({ err, delivery: d.public_id }, 'after-delivery step failed'));
+  }
+  return { ...outcome, delivery_id: d.public_id, attempt: d.attempts, fenced, response: res };
+}
+
+function decide(ctx: DeliveryContext, d: ClaimedDelivery, res: OutboundResult, failure: string | undefined, startedAt: Date): AttemptOutcome {
+  const base = { startedAt, durationMs: res.duration_ms, statusCode: res.status, responseExcerpt: res.body.slice(0, 1024) };
+  if (failure === undefined) return { ...base, status: 'delivered', error: null, nextAttemptAt: null };
+  const isTest = d.is_test;
+  if (res.blocked) {
+    // Never retry a destination the guard refused: the URL now points inside our network.
+    return { ...base, status: 'failed', error: failure, nextAttemptAt: null, deactivate: isTest ? undefined : 'address_blocked' };
+  }
+  if (res.status === 410) return { ...base, status: 'failed', error: failure, nextAttemptAt: null, deactivate: isTest ? undefined : 'gone' };
+  const schedule = ctx.config.webhookRetrySchedule;
+  const made = d.attempts - d.attempt_base;
+  const delay = isTest ? undefined : nextDelaySeconds(schedule, made, ctx.random);
+  if (delay === undefined) {
+    return { ...base, status: 'failed', error: failure, nextAttemptAt: null, deactivate: isTest ? undefined : 'retries_exhausted' };
+  }
+  const retryAfter = parseRetryAfter(res.headers['retry-after']);
+  const wait = retryAfter !== undefined && retryAfter > delay ? retryAfter : delay;
+  return { ...base, status: 'pending', error: failure, nextAttemptAt: new Date(Date.now() + wait * 1000) };
+}

@@ -1,0 +1,123 @@
+// Subscription endpoints: create, list, delete, rotate the secret, reactivate.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { errorResponses } from '../http/schemas.js';
+import { callerKey } from './key.js';
+import { CreatedSubscription, IdParams, PAYLOAD_DOC, SubscriptionBody, SubscriptionSchema } from './schemas.js';
+import { generateSecret } from './signing.js';
+import {
+  createSubscription, deleteSubscription, getSubscription, listSubscriptions, publicSubscription, reactivate, requireActive, rotateSecret,
+} from './subscriptions.js';
+import { validateSubscription } from './validate.js';
+
+const tags = ['Webhooks'];
+
+export async function subscriptionRoutes(app: FastifyInstance) {
+  app.post('/v1/webhooks', {
+    schema: {
+      operationId: 'createWebhook',
+      summary: 'Create a webhook subscription',
+      description:
+        'Creates an active subscription and returns it with its signing secret, shown this once and never again. ' +
+        'At most 25 active subscriptions (webhooks and push-mirrors together) per key; the 26th answers 429 subscription_limit. ' +
+        'webhook_url must be https://, without credentials, and neither its literal address nor any address its name resolves to may be ' +
+        'loopback, private, link-local, CGNAT, unique-local, multicast, reserved or IPv4 embedded in IPv6 (unless the operator lists the host in WEBHOOK_ALLOWED_HOSTS).\n\n' +
+        PAYLOAD_DOC,
+      tags,
+      body: SubscriptionBody,
+      response: { 201: CreatedSubscription, ...errorResponses(400, 401, 429) },
+    },
+  }, async (req, reply) => {
+    const key = await callerKey(req);
+    const v = await validateSubscription(req.body as never, app.config.webhookAllowedHosts);
+    const secret = generateSecret();
+    const row = await createSubscription(app.db, { apiKeyId: key.api_key_id, orgName: key.org_name, kind: 'webhook', url: v.url, events: v.events, states: v.states, subjects: v.subjects, secret });
+    return reply.code(201).send({ data: publicSubscription(row), secret });
+  });
+
+  app.get('/v1/webhooks', {
+    schema: {
+      operationId: 'listWebhooks',
+      summary: "List the organisation's subscriptions",
+      description:
+        "Every subscription of the calling key's organisation (keys of one organisation share them, so old and new keys overlap during key rotation), " +
+        'oldest first, active and inactive, including push-mirrors (kind "push_mirror"). Secrets and mirror tokens are never returned.',
+      tags,
+      response: { 200: Type.Object({ data: Type.Array(SubscriptionSchema) }), ...errorResponses(401) },
+    },
+  }, async (req) => {
+    const key = await callerKey(req);
+    return { data: (await listSubscriptions(app.db, key.org_name)).map(publicSubscription) };
+  });
+
+  app.get('/v1/webhooks/:id', {
+    schema: {
+      operationId: 'getWebhook',
+      summary: 'Get one subscription',
+      tags,
+      params: IdParams,
+      response: { 200: Type.Object({ data: SubscriptionSchema }), ...errorResponses(400, 401, 404) },
+    },
+  }, async (req) => {
+    const key = await callerKey(req);
+    return { data: publicSubscription(await getSubscription(app.db, key.org_name, (req.params as { id: string }).id)) };
+  });
+
+  app.delete('/v1/webhooks/:id', {
+    schema: {
+      operationId: 'deleteWebhook',
+      summary: 'Delete a subscription',
+      description: 'Removes the subscription (active or inactive) and cancels its pending deliveries. Answers 204 with no body; a second delete answers 404.',
+      tags,
+      params: IdParams,
+      response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404) },
+    },
+  }, async (req, reply) => {
+    const key = await callerKey(req);
+    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
+    await deleteSubscription(app.db, sub);
+    return reply.code(204).send();
+  });
+
+  app.post('/v1/webhooks/:id/rotate-secret', {
+    schema: {
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate the signing secret',
+      description:
+        'Returns a new secret, shown once. Until previous_secret_expires_at (WEBHOOK_SECRET_OVERLAP_SECONDS, default 24 h) every delivery carries two signatures ' +
+        'in webhook-signature, one per secret, so receivers can switch without dropping deliveries. 409 subscription_inactive on an inactive subscription.',
+      tags,
+      params: IdParams,
+      response: { 200: CreatedSubscription, ...errorResponses(400, 401, 404, 409) },
+    },
+  }, async (req) => {
+    const key = await callerKey(req);
+    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
+    requireActive(sub);
+    const secret = sub.kind === 'push_mirror' ? generateToken() : generateSecret();
+    const row = await rotateSecret(app.db, sub, secret, app.config.webhookSecretOverlapSeconds ?? 86_400);
+    return { data: publicSubscription(row), secret };
+  });
+
+  app.post('/v1/webhooks/:id/reactivate', {
+    schema: {
+      operationId: 'reactivateWebhook',
+      summary: 'Reactivate an inactive subscription',
+      description:
+        'Makes an inactive subscription (410 Gone, retries exhausted, blocked address) active again; it counts toward the 25 active subscriptions ' +
+        '(429 subscription_limit). Deliveries that failed meanwhile stay failed: redeliver them with /recover. Reactivating an active subscription is a no-op.',
+      tags,
+      params: IdParams,
+      response: { 200: Type.Object({ data: SubscriptionSchema }), ...errorResponses(400, 401, 404, 429) },
+    },
+  }, async (req) => {
+    const key = await callerKey(req);
+    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
+    return { data: publicSubscription(await reactivate(app.db, sub)) };
+  });
+}
+
+/** Push-mirror auth tokens: LegiScan-style 32 hex characters. */
+export function generateToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex');
+}
