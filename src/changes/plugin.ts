@@ -1,4 +1,124 @@
 // GET /v1/changes: the pull change feed.
+//
+// Rows and relay_state.high_water are read by ONE statement (one snapshot), and only stamped rows
+// with since < changed_at <= high_water are returned. The relay stamps rows and moves high_water in
+// the same transaction, always above the previous high_water, so a row can never appear later
+// with a changed_at at or below a server_now already handed out. That is what makes the pattern
+// "call again with since = previous summary.server_now" exactly-once.
+import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
+import { badRequest } from '../http/errors.js';
+import { clampLimit, LimitParam } from '../http/paging.js';
+import { parseState, parseTimestamp } from '../http/params.js';
+import { errorResponses } from '../http/schemas.js';
+import { isoUs } from './events.js';
+import { REASONS, type ReasonName } from './record.js';
 
-export async function realtimePlugin(_app: FastifyInstance) {}
+const DEFAULT_LIMIT = 200;
+const MAX_LIMIT = 1000;
+
+export const ChangeRowSchema = Type.Object({
+  bill_id: Type.Integer(),
+  bill_number: Type.String(),
+  state_abbr: Type.String(),
+  title: Type.String(),
+  reason_id: Type.Integer(),
+  reason_name: Type.String(),
+  changed_at: Type.String({ description: 'ISO 8601 UTC timestamp with microseconds; unique and strictly increasing across all changes' }),
+});
+
+const ChangesResponse = Type.Object({
+  data: Type.Array(ChangeRowSchema),
+  summary: Type.Object({
+    since: Type.String({ description: 'the effective lower bound (exclusive), ISO 8601 UTC with microseconds' }),
+    server_now: Type.String({ description: 'the cursor to pass as `since` on the next call' }),
+  }),
+});
+
+const ChangesQuery = Type.Object({
+  since: Type.Optional(Type.String({ description: 'ISO 8601 date or timestamp (exclusive lower bound); default one hour ago' })),
+  state: Type.Optional(Type.String({ description: 'two-letter state code, DC or US' })),
+  reason: Type.Optional(Type.String({ description: `exact reason name: ${Object.keys(REASONS).join(', ')}` })),
+  limit: LimitParam(DEFAULT_LIMIT, MAX_LIMIT),
+});
+
+/** Exact reason name to id; 400 for anything else (names are case-sensitive, as documented). */
+export function parseReason(raw: string | undefined, param = 'reason'): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!Object.hasOwn(REASONS, raw)) {
+    throw badRequest(`Parameter '${param}' must be one of ${Object.keys(REASONS).join(', ')} (exact name); got '${raw}'.`, param);
+  }
+  return REASONS[raw as ReasonName];
+}
+
+interface Row {
+  bill_id: number;
+  bill_number: string;
+  state_abbr: string;
+  title: string;
+  reason_id: number;
+  reason_name: string;
+  changed_at: string;
+}
+
+export async function realtimePlugin(app: FastifyInstance) {
+  app.get('/v1/changes', {
+    schema: {
+      operationId: 'listChanges',
+      summary: 'Change feed: bills that changed since a cursor',
+      description:
+        'Changes with since < changed_at <= summary.server_now, newest first. changed_at values are unique and strictly ' +
+        'increasing. Sync pattern: store summary.server_now and pass it as `since` on the next call; every change is then ' +
+        'seen exactly once, even while several writers commit concurrently. When more changes match than `limit`, the ' +
+        'OLDEST `limit` changes after `since` are returned (still newest first) and server_now is the newest changed_at ' +
+        'returned, so the next call continues right after them with no gap and no duplicate; keep calling until fewer ' +
+        'than `limit` rows come back to catch up. Without `since` the feed covers the last hour.',
+      tags: ['Changes'],
+      querystring: ChangesQuery,
+      response: { 200: ChangesResponse, ...errorResponses(400, 401, 429, 500) },
+    },
+  }, async (req) => {
+    const q = req.query as { since?: string; state?: string; reason?: string; limit?: number };
+    const since = parseTimestamp(q.since, 'since');
+    const state = parseState(q.state);
+    const reasonId = parseReason(q.reason);
+    const limit = clampLimit(q.limit, DEFAULT_LIMIT, MAX_LIMIT);
+    const { rows } = await app.dbRead.query<Row & { since: string; high_water: string }>(
+      `WITH rs AS (SELECT high_water FROM relay_state WHERE id = 1),
+            lo AS (SELECT coalesce($1::timestamptz, now() - interval '1 hour') AS since)
+       SELECT ${isoUs('lo.since')} AS since, ${isoUs('rs.high_water')} AS high_water, p.*
+       FROM rs CROSS JOIN lo
+       LEFT JOIN LATERAL (
+         SELECT c.bill_id, coalesce(b.bill_number, '') AS bill_number, s.state_abbr::text AS state_abbr,
+                coalesce(b.title, '') AS title, c.reason_id::int AS reason_id, r.reason_name,
+                ${isoUs('c.changed_at')} AS changed_at
+         FROM changes c
+         JOIN states s ON s.state_id = c.state_id
+         JOIN change_reasons r ON r.reason_id = c.reason_id
+         LEFT JOIN bills b ON b.bill_id = c.bill_id
+         WHERE c.changed_at > lo.since AND c.changed_at <= rs.high_water
+           AND ($2::text IS NULL OR s.state_abbr = $2)
+           AND ($3::int IS NULL OR c.reason_id = $3)
+         ORDER BY c.changed_at
+         LIMIT $4
+       ) p ON true`,
+      [since ?? null, state ?? null, reasonId ?? null, limit + 1],
+    );
+    const found = rows.filter((r) => r.changed_at !== null);
+    const page = found.slice(0, limit);
+    // More rows than the limit: stop at the newest row returned so the next call resumes there.
+    const serverNow = found.length > limit ? page[page.length - 1].changed_at : rows[0].high_water;
+    const data = page.reverse().map((r) => ({
+      bill_id: r.bill_id,
+      bill_number: r.bill_number,
+      state_abbr: r.state_abbr,
+      title: r.title,
+      reason_id: r.reason_id,
+      reason_name: r.reason_name,
+      changed_at: r.changed_at,
+    }));
+    // A since later than high_water: echo server_now no earlier than since, so a client never moves backwards.
+    const now = serverNow < rows[0].since && found.length <= limit ? rows[0].since : serverNow;
+    return { data, summary: { since: rows[0].since, server_now: now } };
+  });
+}

@@ -1,0 +1,53 @@
+// Wake-ups from PostgreSQL NOTIFY on a dedicated connection (pg-listen). A notification carries no
+// data we trust: the payload is never parsed, so a malformed or foreign NOTIFY cannot throw, and a
+// notification lost while disconnected costs nothing because every (re)connect also wakes the
+// caller, which then reads by cursor.
+import pgListen, { type Options, type Subscriber } from 'pg-listen';
+import type { Logger } from '../logger.js';
+
+// pg-listen is CommonJS with `exports.default`; under ESM the function sits one level down.
+type CreateSubscriber = (config: { connectionString: string; application_name?: string }, options: Options) => Subscriber;
+const mod = pgListen as unknown as { default?: CreateSubscriber };
+const createSubscriber: CreateSubscriber = mod.default ?? (pgListen as unknown as CreateSubscriber);
+
+export interface Listener {
+  close(): Promise<void>;
+}
+
+export function listen(databaseUrl: string, channel: string, wake: () => void, log: Logger): Listener {
+  let closed = false;
+  let sub: Subscriber | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const start = async () => {
+    if (closed) return;
+    const s = createSubscriber(
+      { connectionString: databaseUrl, application_name: 'lds-listener' },
+      // retryTimeout Infinity: pg-listen otherwise gives up after 3 s and emits a final error
+      { retryTimeout: Infinity, retryInterval: (n: number) => Math.min(250 * 2 ** n, 5000), paranoidChecking: 10_000, parse: (raw: string) => raw },
+    );
+    sub = s;
+    s.events.on('connected', wake);
+    s.events.on('reconnect', (attempt: number) => log.warn({ attempt }, 'notification listener reconnecting'));
+    s.events.on('notification', wake);
+    // never rethrow: the safety poll keeps the relay going while the listener is down
+    s.events.on('error', (err: Error) => log.warn({ err }, 'notification listener error'));
+    try {
+      await s.connect();
+      await s.listenTo(channel);
+    } catch (err) {
+      log.warn({ err }, 'notification listener could not connect; retrying');
+      await s.close().catch(() => undefined);
+      if (!closed) retry = setTimeout(() => void start(), 1000);
+    }
+  };
+  void start();
+
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await sub?.close().catch(() => undefined);
+    },
+  };
+}

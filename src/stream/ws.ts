@@ -1,0 +1,71 @@
+// GET /v1/stream/ws: the same events over WebSocket, for clients that prefer it. Messages are JSON:
+// {type:"bill_change", id, data}, {type:"ping", ts}, {type:"rotate", reason, cursor} (then the server
+// closes with code 1000), {type:"error", reason, cursor, retry_ms}.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { errorResponses } from '../http/schemas.js';
+import type { Frames } from './frames.js';
+import type { Hub, Sink } from './hub.js';
+import { parseStreamParams, StreamQuery, type StreamParams } from './params.js';
+
+/** The parts of a ws socket the sink uses. */
+interface Socket {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  close(code: number, reason: string): void;
+  terminate(): void;
+}
+
+class WsSink implements Sink {
+  constructor(private readonly ws: Socket) {}
+  private send(text: string) {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text);
+  }
+  event(f: Frames) {
+    this.send(f.ws());
+  }
+  ping(ts: string) {
+    this.send(JSON.stringify({ type: 'ping', ts }));
+  }
+  error(d: Parameters<Sink['error']>[0]) {
+    this.send(JSON.stringify({ type: 'error', ...d }));
+  }
+  rotate(d: Parameters<Sink['rotate']>[0]) {
+    this.send(JSON.stringify({ type: 'rotate', ...d }));
+    this.ws.close(1000, 'rotate');
+    setTimeout(() => this.ws.terminate(), 10_000).unref();
+  }
+  buffered() {
+    return this.ws.bufferedAmount;
+  }
+}
+
+const params = new WeakMap<FastifyRequest, StreamParams>();
+
+export function wsRoutes(app: FastifyInstance, hub: Hub) {
+  app.get('/v1/stream/ws', {
+    websocket: true,
+    schema: {
+      operationId: 'streamChangesWebSocket',
+      summary: 'Live change stream over WebSocket',
+      description:
+        'Same events, filters, resume and heartbeat as /v1/stream, as JSON text messages: {type:"bill_change", id, data}, ' +
+        '{type:"ping", ts}, {type:"rotate", reason, cursor} (the server then closes with code 1000; reconnect with ' +
+        'last_event_id = cursor), {type:"error", reason, cursor, retry_ms}. Send the key in the X-API-Key header ' +
+        '(non-browser clients can); resume with the Last-Event-ID header or the last_event_id query parameter.',
+      tags: ['Changes'],
+      querystring: StreamQuery,
+      response: { 101: { description: 'Switching protocols' }, ...errorResponses(400, 401, 429, 500) },
+    },
+    // Parameters are checked before the upgrade so a bad request gets a plain 400 response.
+    preHandler: async (req) => {
+      params.set(req, parseStreamParams(req.query as Record<string, string>, req.headers['last-event-id'], app.clock()));
+    },
+  }, (socket, req) => {
+    const p = params.get(req) as StreamParams;
+    const conn = hub.attach(new WsSink(socket), p.filter, p.cursor);
+    socket.on('close', () => hub.detach(conn));
+  });
+}
