@@ -1,0 +1,49 @@
+// Committees with members, shared by the Open States and congress-legislators importers.
+// Matched on the source's own id kept in external_ids (unique index), so re-imports update in place.
+import type { Queryable } from '../db/pool.js';
+import { contentHash, nextId } from './ids.js';
+import type { Outcome } from './report.js';
+
+export interface CommitteeRecord {
+  key: [string, string];
+  state_id: number; body_id: number | null; chamber: string; committee_name: string; committee_type: string;
+  website_url: string; description: string; parent_key?: [string, string]; source: string; external_ids: Record<string, unknown>;
+  members: { people_id: number; role: 'chair' | 'vice chair' | 'member' }[];
+}
+
+/** Source role titles → the three member roles the API exposes. */
+export function memberRole(raw: string | undefined): 'chair' | 'vice chair' | 'member' {
+  const r = (raw ?? '').toLowerCase();
+  if (/vice|first vice|second vice|vicepresident/.test(r)) return 'vice chair';
+  if (/^(co-?)?chair|chairman|chairwoman|^presidente?$|^(republican|democratic) chair$/.test(r)) return 'chair';
+  return 'member';
+}
+
+export async function upsertCommittee(db: Queryable, c: CommitteeRecord): Promise<{ committee_id: number; outcome: Outcome }> {
+  const seen = new Set<number>();
+  // A person listed twice keeps the highest role (chair over vice chair over member).
+  const rank = { chair: 0, 'vice chair': 1, member: 2 } as const;
+  const members = [...c.members].sort((a, b) => rank[a.role] - rank[b.role]).filter((m) => !seen.has(m.people_id) && seen.add(m.people_id));
+  const find = async (key: [string, string]) => (await db.query<{ committee_id: number; import_hash: string }>(
+    `SELECT committee_id, import_hash FROM committees WHERE external_ids->>'${key[0]}' = $1`, [key[1]])).rows[0];
+  const existing = await find(c.key);
+  const parent = c.parent_key ? (await find(c.parent_key))?.committee_id ?? null : null;
+  const hash = contentHash({ ...c, members, parent });
+  if (existing?.import_hash === hash) return { committee_id: existing.committee_id, outcome: 'unchanged' };
+  const id = existing?.committee_id ?? (await nextId(db));
+  await db.query(
+    `INSERT INTO committees (committee_id, state_id, body_id, chamber, committee_name, committee_type, description, website_url, parent_id, external_ids, source, import_hash, updated)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+     ON CONFLICT (committee_id) DO UPDATE SET state_id = EXCLUDED.state_id, body_id = EXCLUDED.body_id, chamber = EXCLUDED.chamber,
+       committee_name = EXCLUDED.committee_name, committee_type = EXCLUDED.committee_type, description = EXCLUDED.description,
+       website_url = EXCLUDED.website_url, parent_id = EXCLUDED.parent_id, external_ids = committees.external_ids || EXCLUDED.external_ids,
+       import_hash = EXCLUDED.import_hash, updated = now()`,
+    [id, c.state_id, c.body_id, c.chamber, c.committee_name, c.committee_type, c.description, c.website_url, parent, JSON.stringify({ ...c.external_ids, [c.key[0]]: c.key[1] }), c.source, hash],
+  );
+  await db.query('DELETE FROM committee_members WHERE committee_id = $1', [id]);
+  if (members.length) {
+    await db.query('INSERT INTO committee_members (committee_id, people_id, member_role) SELECT $1, * FROM unnest($2::bigint[], $3::text[])',
+      [id, members.map((m) => m.people_id), members.map((m) => m.role)]);
+  }
+  return { committee_id: id, outcome: existing ? 'updated' : 'inserted' };
+}

@@ -1,0 +1,175 @@
+// `lds import congress PATH`: unitedstates/congress bill and vote JSON (data/<congress>/bills/**
+// and votes/**). Bills with actions (history), sponsor and cosponsors (by bioguide id), committee
+// referrals, subjects and summaries; roll calls with member votes (House members by bioguide id,
+// Senate members by LIS id). Votes not about a bill (nominations, quorum calls) have no bill to
+// hang on: counted as skipped.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { SubjectIndex } from '../../topics/assign.js';
+import { BatchWriter } from '../batch.js';
+import { upsertBill, type BillRecord } from '../bills.js';
+import { nextId } from '../ids.js';
+import { splitPublishedName } from '../names.js';
+import { upsertPerson } from '../people.js';
+import { PARTY_NAMES, partyId } from '../reference.js';
+import { ImportReport, RecordError, type ReportOptions } from '../report.js';
+import { upsertRollCall } from '../rollcalls.js';
+
+type Obj = Record<string, unknown>;
+const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+const TYPES: Record<string, number> = { hr: 1, s: 1, hres: 2, sres: 2, hconres: 3, sconres: 3, hjres: 4, sjres: 4 };
+const VOTE_IDS: Record<string, number> = { yea: 1, aye: 1, guilty: 1, nay: 2, no: 2, 'not guilty': 2, 'not voting': 3, present: 3 };
+
+/** unitedstates/congress status codes → ladder. */
+export function congressStatus(status: string): number {
+  if (/^ENACTED/.test(status)) return 5;
+  if (/^VETOED/.test(status)) return 6;
+  if (/^(PROV_KILL|FAIL)/.test(status)) return 7;
+  if (/^PASSED/.test(status)) return 4;
+  if (/^(PASS_OVER|PASS_BACK|CONFERENCE|OVERRIDE_PASS_OVER)/.test(status)) return 3;
+  if (/^(REFERRED|REPORTED)/.test(status)) return 2;
+  return 1;
+}
+
+async function* dataFiles(dir: string): AsyncGenerator<string> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* dataFiles(p);
+    else if (e.name === 'data.json') yield p;
+  }
+}
+
+async function congressPerson(db: Queryable, scheme: 'bioguide' | 'lis', id: string, name: string, first: string, last: string, party: string, state: string): Promise<number> {
+  const split = first || last ? { first_name: first.trim(), last_name: last.trim(), middle_name: '', suffix: '', nickname: '' } : splitPublishedName(name);
+  const pid = partyId(party);
+  const { people_id } = await upsertPerson(db, {
+    source: 'congress', ids: { [scheme]: id }, state_id: 52, role_id: scheme === 'lis' ? 2 : 1, chamber: scheme === 'lis' ? 'Senate' : 'House',
+    body_id: scheme === 'lis' ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] ?? '', name: name || `${first} ${last}`.trim(), ...split,
+    district: state, active: true, stub: true,
+  });
+  return people_id;
+}
+
+async function sessionFor(db: Queryable, congress: number): Promise<number> {
+  const found = await db.query<{ session_id: number }>(`SELECT session_id FROM sessions WHERE source = 'congress' AND session_tag = $1`, [String(congress)]);
+  if (found.rows[0]) return found.rows[0].session_id;
+  const id = await nextId(db);
+  const start = 1787 + congress * 2;
+  await db.query(
+    `INSERT INTO sessions (session_id, state_id, year_start, year_end, session_tag, session_title, session_name, source) VALUES ($1, 52, $2, $3, $4, $5, $5, 'congress')`,
+    [id, start, start + 1, String(congress), `${congress}th Congress`],
+  );
+  return id;
+}
+
+async function billRecord(db: Queryable, d: Obj): Promise<BillRecord> {
+  const type = s(d.bill_type);
+  if (!TYPES[type]) throw new RecordError(`unknown bill_type "${type}"`, 'bill_type');
+  if (!d.bill_id || !d.number) throw new RecordError('missing bill_id or number', d.bill_id ? 'number' : 'bill_id');
+  const body = type.startsWith('s') ? 115 : 114;
+  const session_id = await sessionFor(db, Number(d.congress));
+  const sponsorList = [d.sponsor as Obj | null, ...((d.cosponsors as Obj[] | undefined) ?? []).filter((c) => !c.withdrawn_at)].filter((x): x is Obj => !!x?.bioguide_id);
+  const sponsors = [];
+  for (const [i, sp] of sponsorList.entries()) {
+    sponsors.push({ people_id: await congressPerson(db, 'bioguide', s(sp.bioguide_id), s(sp.name), '', '', '', s(sp.state)), sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
+  }
+  const actions = (d.actions as Obj[] | undefined) ?? [];
+  const history = actions.map((a) => ({ date: s(a.acted_at).slice(0, 10) || null, action: s(a.text), body_id: body, major: s(a.type) === 'action' ? 0 : 1 }));
+  const referrals = [];
+  for (const c of (d.committees as Obj[] | undefined) ?? []) {
+    if (!(c.activity as string[] | undefined)?.includes('referral')) continue;
+    const cid = (await db.query<{ committee_id: number }>(`SELECT committee_id FROM committees WHERE external_ids->>'thomas_id' = $1`, [s(c.committee_id) + s(c.subcommittee_id)])).rows[0]?.committee_id ?? 0;
+    referrals.push({ committee_id: cid, name: s(c.subcommittee) ? `${s(c.committee)}: ${s(c.subcommittee)}` : s(c.committee), date: null });
+  }
+  const status = s(d.status);
+  const status_id = congressStatus(status);
+  const subjects = [...new Set([s(d.subjects_top_term), ...((d.subjects as string[] | undefined) ?? [])].filter(Boolean))].map((name) => ({ name }));
+  const last = history[history.length - 1];
+  return {
+    externalKey: ['congress_bill_id', s(d.bill_id)],
+    bill: {
+      state_id: 52, session_id, bill_number: `${type.toUpperCase()}${s(d.number)}`, bill_type_id: TYPES[type]!, body_id: body, current_body_id: body, status_id,
+      status_date: s(d.status_at).slice(0, 10) || null, title: s(d.short_title) || s(d.popular_title) || s(d.official_title), description: s(d.official_title),
+      state_url: `https://www.congress.gov/bill/${s(d.congress)}th-congress/${type.startsWith('s') ? 'senate' : 'house'}-${type === 'hr' || type === 's' ? 'bill' : type.includes('jres') ? 'joint-resolution' : type.includes('conres') ? 'concurrent-resolution' : 'resolution'}/${s(d.number)}`,
+      url: s(d.url), change_hash: '', summary: s((d.summary as Obj | null)?.text) || null, last_action: last?.action ?? null, last_action_date: last?.date ?? null,
+      completed: status_id >= 5 || status_id === 4 && type.endsWith('res') && !type.includes('j') ? 1 : 0, pending_committee_id: null, legiscan_status: null,
+      external_ids: { congress_bill_id: s(d.bill_id), congress_status: status }, source: 'congress',
+    },
+    sponsors, history, texts: [], votes: [], amendments: [], supplements: [], sasts: [], subjects, calendar: [], referrals,
+  };
+}
+
+export async function importCongress(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
+  const report = new ImportReport('congress', opts);
+  const subjects = new SubjectIndex();
+  const writer = new BatchWriter(pool, 100);
+  const read = async (file: string): Promise<Obj> => {
+    try {
+      return JSON.parse(await fs.readFile(file, 'utf8')) as Obj;
+    } catch (err) {
+      throw new RecordError(`malformed JSON: ${(err as Error).message}`);
+    }
+  };
+  try {
+    // Bills before votes, so a vote finds its bill in the same run.
+    for (const pass of ['bills', 'votes'] as const) {
+      for await (const file of dataFiles(target)) {
+        const inVotes = file.split(path.sep).includes('votes');
+        if ((pass === 'votes') !== inVotes) continue;
+        report.expect(1);
+        report.tick();
+        const entity = pass === 'bills' ? 'bills' : 'roll_calls';
+        try {
+          const d = await read(file);
+          if (pass === 'bills') {
+            const { outcome } = await writer.run(async (db) => upsertBill(db, await billRecord(db, d), subjects));
+            report.count(entity, outcome);
+          } else {
+            const outcome = await writer.run((db) => vote(db, d));
+            if (typeof outcome === 'string' && outcome.startsWith('skip:')) report.skip(entity, outcome.slice(5));
+            else report.count(entity, outcome as 'inserted');
+          }
+        } catch (err) {
+          report.problem(entity, file, err);
+        }
+      }
+    }
+    await writer.commit();
+    await subjects.refreshCounts(pool);
+  } finally {
+    await writer.close();
+    report.finish();
+  }
+  return report;
+}
+
+async function vote(db: Queryable, d: Obj): Promise<string> {
+  const voteId = s(d.vote_id);
+  if (!voteId) throw new RecordError('missing vote_id', 'vote_id');
+  const b = d.bill as Obj | undefined;
+  if (!b) return 'skip:vote not about a bill (nomination, procedure)';
+  const key = `${s(b.type)}${s(b.number)}-${s(b.congress)}`;
+  const bill = (await db.query<{ bill_id: number }>(`SELECT bill_id FROM bills WHERE external_ids->>'congress_bill_id' = $1`, [key])).rows[0];
+  if (!bill) return 'skip:bill not imported';
+  const senate = s(d.chamber) === 's';
+  const members = [];
+  const tally = { yea: 0, nay: 0, nv: 0, absent: 0 };
+  for (const [option, list] of Object.entries((d.votes as Record<string, Obj[]>) ?? {})) {
+    const vote_id = VOTE_IDS[option.toLowerCase()] ?? 3;
+    for (const m of list) {
+      if (!m || typeof m !== 'object' || !m.id) continue; // "VP" tie-breakers carry no member id
+      const people_id = await congressPerson(db, senate ? 'lis' : 'bioguide', s(m.id), s(m.display_name).replace(/\s*\(.*\)$/, ''), s(m.first_name), s(m.last_name), s(m.party), s(m.state));
+      members.push({ people_id, vote_id });
+      tally[(['', 'yea', 'nay', 'nv', 'absent'] as const)[vote_id] as 'yea']++;
+    }
+  }
+  const existing = (await db.query<{ roll_call_id: number }>(`SELECT roll_call_id FROM roll_calls WHERE external_ids->>'congress_vote_id' = $1`, [voteId])).rows[0];
+  return upsertRollCall(db, {
+    roll_call_id: existing?.roll_call_id ?? (await nextId(db)), bill_id: bill.bill_id, body_id: senate ? 115 : 114, date: s(d.date).slice(0, 10) || null,
+    desc: s(d.question), ...tally, total: members.length, passed: /agreed|passed|confirmed/i.test(s(d.result)) ? 1 : 0, state_url: s(d.source_url),
+    external_ids: { congress_vote_id: voteId }, members,
+  });
+}

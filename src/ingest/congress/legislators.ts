@@ -1,0 +1,91 @@
+// `lds import congress-legislators PATH`: unitedstates/congress-legislators YAML. Current members
+// with their full id blocks, committees and subcommittees, and committee membership.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import type { Pool } from '../../db/pool.js';
+import { BatchWriter } from '../batch.js';
+import { memberRole, upsertCommittee } from '../committees.js';
+import { upsertPerson, type PersonRecord } from '../people.js';
+import { PARTY_NAMES, partyId } from '../reference.js';
+import { ImportReport, RecordError, type ReportOptions } from '../report.js';
+
+type Obj = Record<string, unknown>;
+const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+export function mapLegislator(m: Obj): PersonRecord {
+  const id = (m.id ?? {}) as Obj;
+  const name = (m.name ?? {}) as Obj;
+  if (!id.bioguide) throw new RecordError('missing id.bioguide', 'id.bioguide');
+  const terms = (Array.isArray(m.terms) ? m.terms : []) as Obj[];
+  const term = terms[terms.length - 1];
+  if (!term) throw new RecordError('no terms', 'terms');
+  const sen = term.type === 'sen';
+  const pid = partyId(s(term.party));
+  const extra: Record<string, string> = {};
+  for (const k of ['thomas', 'govtrack', 'icpsr', 'wikidata', 'cspan', 'house_history', 'maplight', 'google_entity_id', 'pictorial']) if (id[k] !== undefined) extra[k] = s(id[k]);
+  return {
+    source: 'congress-legislators',
+    ids: { bioguide: s(id.bioguide), lis: s(id.lis) || undefined, votesmart: s(id.votesmart) || undefined, opensecrets: s(id.opensecrets) || undefined,
+      ballotpedia: s(id.ballotpedia) || undefined, fec: (Array.isArray(id.fec) ? id.fec : []).map(String) },
+    extra, state_id: 52, role_id: sen ? 2 : 1, chamber: sen ? 'Senate' : 'House', body_id: sen ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] || s(term.party),
+    name: s(name.official_full) || `${s(name.first)} ${s(name.last)}`.trim(), first_name: s(name.first), middle_name: s(name.middle), last_name: s(name.last),
+    suffix: s(name.suffix), nickname: s(name.nickname), district: sen ? s(term.state) : `${s(term.state)}-${term.district === 0 ? 'AL' : s(term.district)}`, active: true,
+  };
+}
+
+async function readYaml(file: string): Promise<unknown> {
+  return parse(await fs.readFile(file, 'utf8'));
+}
+
+export async function importCongressLegislators(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
+  const report = new ImportReport('congress-legislators', opts);
+  const writer = new BatchWriter(pool, 250);
+  const byBioguide = new Map<string, number>();
+  try {
+    const members = (await readYaml(path.join(target, 'legislators-current.yaml'))) as Obj[];
+    report.expect(members.length);
+    for (const [i, m] of members.entries()) {
+      report.tick();
+      try {
+        const rec = mapLegislator(m);
+        const { people_id, outcome } = await writer.run((db) => upsertPerson(db, rec));
+        byBioguide.set(rec.ids.bioguide!, people_id);
+        report.count('people', outcome);
+      } catch (err) {
+        report.problem('people', `legislators-current.yaml[${i}]`, err);
+      }
+    }
+    const committees = ((await readYaml(path.join(target, 'committees-current.yaml').toString()).catch(() => [])) ?? []) as Obj[];
+    const membership = ((await readYaml(path.join(target, 'committee-membership-current.yaml')).catch(() => ({}))) ?? {}) as Record<string, Obj[]>;
+    const write = async (c: Obj, thomas: string, parent: string | undefined, type: string) => {
+      const body = type === 'house' ? 114 : type === 'senate' ? 115 : 123;
+      const list = membership[thomas] ?? [];
+      const people = list.map((x) => ({ people_id: byBioguide.get(s(x.bioguide))!, role: memberRole(s(x.title)) })).filter((x) => x.people_id);
+      if (people.length < list.length) report.skip('committee members', 'member not among current legislators');
+      const { outcome } = await writer.run((db) => upsertCommittee(db, {
+        key: ['thomas_id', thomas], state_id: 52, body_id: body, chamber: type === 'house' ? 'House' : type === 'senate' ? 'Senate' : 'Joint',
+        committee_name: s(c.name), committee_type: parent ? 'subcommittee' : type === 'joint' ? 'joint' : 'standing', website_url: s(c.url),
+        description: s(c.jurisdiction), parent_key: parent ? ['thomas_id', parent] : undefined, source: 'congress-legislators', external_ids: {}, members: people,
+      }));
+      report.count('committees', outcome);
+    };
+    report.expect(committees.length);
+    for (const c of committees) {
+      report.tick();
+      try {
+        const thomas = s(c.thomas_id);
+        if (!thomas || !c.name) throw new RecordError('missing thomas_id or name', c.name ? 'thomas_id' : 'name');
+        await write(c, thomas, undefined, s(c.type));
+        for (const sub of (Array.isArray(c.subcommittees) ? c.subcommittees : []) as Obj[]) await write(sub, thomas + s(sub.thomas_id), thomas, s(c.type));
+      } catch (err) {
+        report.problem('committees', `committees-current.yaml ${s(c.thomas_id)}`, err);
+      }
+    }
+    await writer.commit();
+  } finally {
+    await writer.close();
+    report.finish();
+  }
+  return report;
+}

@@ -1,0 +1,156 @@
+// `lds import legiscan PATH`: a dataset folder (JSON or XML files), several dataset folders, or
+// a getDataset zip. People first, then bills (with every part), roll calls, text documents.
+import path from 'node:path';
+import type { Pool, Queryable } from '../../db/pool.js';
+import { SubjectIndex } from '../../topics/assign.js';
+import { BatchWriter } from '../batch.js';
+import { upsertBill } from '../bills.js';
+import { upsertPerson } from '../people.js';
+import { loadReference, type Reference } from '../reference.js';
+import { ImportReport, RecordError, type ReportOptions } from '../report.js';
+import { upsertRollCall, upsertTextDocument } from '../rollcalls.js';
+import { upsertSession } from '../sessions.js';
+import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
+import { FOLDERS, countFiles, datasetRoots, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
+
+type Obj = Record<string, unknown>;
+const ENTITY: Record<Folder, string> = { people: 'people', bill: 'bills', vote: 'roll_calls', text: 'texts', amendment: 'amendments', supplement: 'supplements' };
+const VOTE_IDS: Record<string, number> = { yea: 1, aye: 1, yes: 1, nay: 2, no: 2, nv: 3, 'not voting': 3, absent: 4 };
+
+export async function importLegiscan(pool: Pool, target: string, opts: ReportOptions & { batchSize?: number } = {}): Promise<ImportReport> {
+  const report = new ImportReport('legiscan', opts);
+  const ref = await loadReference(pool);
+  const subjects = new SubjectIndex();
+  const writer = new BatchWriter(pool, opts.batchSize ?? 250);
+  const isZip = target.toLowerCase().endsWith('.zip');
+  const roots = isZip ? [target] : await datasetRoots(target);
+  if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
+  if (!isZip) report.expect(await countFiles(roots));
+  const peopleMap = new Map<number, number>();
+  const ctx = { pool, ref, subjects, writer, report, peopleMap, sessions: new Set<number>(), billState: new Map<number, number>() };
+  try {
+    for (const root of roots) {
+      const state = isZip ? 0 : await datasetState(root, ref);
+      for (const folder of FOLDERS) {
+        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder);
+        for await (const p of source) {
+          if (isZip) report.expect(1);
+          await handle(ctx, p, state);
+          report.tick();
+        }
+      }
+    }
+    await writer.commit();
+    await subjects.refreshCounts(pool);
+  } finally {
+    await writer.close();
+    report.finish();
+  }
+  return report;
+}
+
+interface Ctx {
+  pool: Pool; ref: Reference; subjects: SubjectIndex; writer: BatchWriter; report: ImportReport;
+  peopleMap: Map<number, number>; sessions: Set<number>; billState: Map<number, number>;
+}
+
+/** The dataset's state, read from its first bill: the older XML people files carry none. */
+async function datasetState(root: string, ref: Reference): Promise<number> {
+  for await (const p of readFolder(root, 'bill')) {
+    if (!p.data) continue;
+    const id = num(p.data.state_id) || ref.stateByAbbr.get(str(p.data.state).toUpperCase()) || 0;
+    if (id) return id;
+  }
+  return 0;
+}
+
+async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
+  const entity = ENTITY[p.folder];
+  const file = path.relative(process.cwd(), p.file) || p.file;
+  if (p.error || !p.data) return ctx.report.problem(entity, file, p.error);
+  try {
+    const outcome = await ctx.writer.run(async (db) => {
+      switch (p.folder) {
+        case 'people': return person(ctx, db, p.data!, state);
+        case 'bill': return bill(ctx, db, p.data!);
+        case 'vote': return rollCall(ctx, db, p.data!);
+        case 'text': return text(db, p.data!);
+        default: return 'skipped' as const;
+      }
+    });
+    if (outcome === 'skipped') ctx.report.skip(entity, 'documents of this kind are not stored (metadata comes with the bill)');
+    else ctx.report.count(entity, outcome);
+  } catch (err) {
+    ctx.report.problem(entity, file, err);
+  }
+}
+
+async function person(ctx: Ctx, db: Queryable, data: Obj, state: number) {
+  const stateId = num(data.state_id) || state;
+  if (!stateId) throw new RecordError('person has no state and the dataset has no bills to infer it from', 'state_id');
+  const rec = mapPerson(data, stateId, ctx.ref);
+  const { people_id, outcome } = await upsertPerson(db, rec);
+  ctx.peopleMap.set(rec.legiscan_id!, people_id);
+  return outcome;
+}
+
+/** people_id for a LegiScan id seen in a reference, creating a placeholder person if unknown. */
+async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number): Promise<number> {
+  const lid = need(p, 'people_id');
+  const known = ctx.peopleMap.get(lid);
+  if (known) return known;
+  const rec = mapPerson({ ...p, state_id: num(p.state_id) || stateId }, stateId, ctx.ref);
+  if (!rec.name) rec.name = `LegiScan person ${lid}`;
+  rec.stub = true;
+  const { people_id } = await upsertPerson(db, rec);
+  ctx.peopleMap.set(lid, people_id);
+  return people_id;
+}
+
+async function bill(ctx: Ctx, db: Queryable, data: Obj) {
+  const stateId = num(data.state_id) || ctx.ref.stateByAbbr.get(str(data.state).toUpperCase()) || 0;
+  for (const s of list(data.sponsors)) await personRef(ctx, db, s, stateId);
+  const { record, session } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id)!);
+  const sid = record.bill.session_id;
+  if (!ctx.sessions.has(sid)) {
+    const year = num(session.year_start) || Number(/\b(19|20)\d{2}\b/.exec(str(session.session_name))?.[0] ?? (record.bill.status_date ?? '').slice(0, 4)) || 0;
+    await upsertSession(db, {
+      session_id: sid, state_id: record.bill.state_id, year_start: year, year_end: num(session.year_end) || year, special: num(session.special),
+      session_tag: str(session.session_tag), session_title: str(session.session_title) || str(session.session_name), session_name: str(session.session_name),
+      sine_die: num(session.sine_die), prior: num(session.prior), source: 'legiscan',
+    });
+    ctx.sessions.add(sid);
+  }
+  const { outcome } = await upsertBill(db, record, ctx.subjects);
+  ctx.billState.set(record.bill.bill_id!, record.bill.state_id);
+  return outcome;
+}
+
+async function rollCall(ctx: Ctx, db: Queryable, r: Obj) {
+  const bill_id = need(r, 'bill_id');
+  const b = (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
+  if (!b) throw new RecordError(`bill ${bill_id} is not in this dataset or the database`, 'bill_id');
+  const members = [];
+  for (const v of list(r.votes)) {
+    const people_id = await personRef(ctx, db, v, b.state_id);
+    members.push({ people_id, vote_id: num(v.vote_id) || VOTE_IDS[str(v.vote_text).toLowerCase()] || 3 });
+  }
+  const desc = str(r.desc);
+  const tally = (k: string) => num(r[k]);
+  return upsertRollCall(db, {
+    roll_call_id: need(r, 'roll_call_id'), bill_id, body_id: num(r.chamber_id) || bodyFromDesc(desc, b.state_id, b.body_id, ctx.ref), date: date(r.date), desc,
+    yea: tally('yea'), nay: tally('nay'), nv: tally('nv'), absent: tally('absent'), total: num(r.total) || tally('yea') + tally('nay') + tally('nv') + tally('absent'),
+    passed: num(r.passed), state_url: str(r.state_link), external_ids: {}, members,
+  });
+}
+
+async function text(db: Queryable, t: Obj) {
+  const doc = str(t.doc);
+  if (!doc) throw new RecordError('missing doc', 'doc');
+  const m = mimeId(t);
+  const decoded = decodeDocument(doc, m, str(t.mime));
+  return upsertTextDocument(db, {
+    text_id: need(t, 'doc_id'), bill_id: need(t, 'bill_id'), type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: m,
+    size: num(t.text_size) || decoded.size, hash: str(t.text_hash) || decoded.hash, state_url: str(t.state_link), content: decoded.text,
+  });
+}

@@ -1,0 +1,152 @@
+// LegiScan payload → normalised records. Wire quirks handled here: ids as strings or ints,
+// "0000-00-00" dates, 0/1 booleans, `committee` as [] or an object, XML lists wrapped in
+// <step>/<sponsor>/… elements, and the 2015-era XML that omits chambers on roll calls.
+import { createHash } from 'node:crypto';
+import type { Reference } from '../reference.js';
+import { PARTY_NAMES, idText, partyId } from '../reference.js';
+import type { BillRecord, VoteHeader } from '../bills.js';
+import type { PersonRecord } from '../people.js';
+import { RecordError } from '../report.js';
+import { ladderFromLegiscan } from './status-map.js';
+
+type Obj = Record<string, unknown>;
+
+export const num = (v: unknown, d = 0): number => {
+  if (v === null || v === undefined || v === '') return d;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : d;
+};
+export const str = (v: unknown): string => (v === null || v === undefined || typeof v === 'object' ? '' : String(v));
+export const date = (v: unknown): string | null => {
+  const s = str(v);
+  return /^\d{4}-\d{2}-\d{2}/.test(s) && !s.startsWith('0000') ? s.slice(0, 10) : null;
+};
+
+/** A list field: a JSON array, an XML wrapper element holding one repeated child, or nothing. */
+export function list(v: unknown): Obj[] {
+  if (Array.isArray(v)) return v as Obj[];
+  if (v && typeof v === 'object') {
+    const inner = Object.values(v as Obj).find(Array.isArray);
+    if (inner) return inner as Obj[];
+    const only = Object.values(v as Obj);
+    if (only.length === 1 && only[0] && typeof only[0] === 'object') return [only[0] as Obj];
+  }
+  return [];
+}
+
+export function need(o: Obj, field: string): number {
+  const v = num(o[field], NaN);
+  if (!Number.isInteger(v) || v <= 0) throw new RecordError(`missing or invalid ${field}`, field);
+  return v;
+}
+
+const BILL_TYPES: Record<string, number> = { B: 1, R: 2, CR: 3, JR: 4, JRCA: 5, EO: 6, CA: 7, M: 8, CL: 9, C: 10, CSR: 11, JM: 12, P: 13, SR: 14, A: 15, CM: 16, I: 17, PET: 18, SB: 19, IP: 20, RB: 21, RM: 22, CB: 23 };
+const MIME: Record<string, number> = { 'text/html': 1, 'application/pdf': 2, 'application/wpd': 3, 'application/msword': 4, 'application/rtf': 5 };
+export const mimeId = (o: Obj, key = 'mime'): number => num(o[`${key}_id`]) || MIME[str(o[key]).toLowerCase()] || 1;
+
+export function stateOf(o: Obj, ref: Reference): number {
+  const id = num(o.state_id);
+  if (id >= 1 && id <= 52) return id;
+  const byAbbr = ref.stateByAbbr.get(str(o.state).toUpperCase());
+  if (!byAbbr) throw new RecordError('missing or unknown state', 'state_id');
+  return byAbbr;
+}
+
+/** Chamber of a roll call whose payload omits it: from "House …"/"Senate …" in its description. */
+export function bodyFromDesc(desc: string, stateId: number, fallback: number, ref: Reference): number {
+  const role = /^(house|assembly)\b/i.test(desc) ? 1 : /^senate\b/i.test(desc) ? 2 : 0;
+  return (role && ref.body(stateId, role)?.body_id) || fallback;
+}
+
+export function mapPerson(p: Obj, stateId: number, ref: Reference): PersonRecord {
+  const people_id = need(p, 'people_id');
+  const role_id = num(p.role_id);
+  const body = role_id === 1 || role_id === 2 ? ref.body(stateId, role_id) : undefined;
+  const party_id = num(p.party_id) || partyId(str(p.party));
+  const knowwho = idText(p.knowwho_pid);
+  return {
+    source: 'legiscan', legiscan_id: people_id,
+    ids: { bioguide: idText(p.bioguide_id) || undefined, votesmart: idText(p.votesmart_id) || undefined, opensecrets: idText(p.opensecrets_id) || undefined,
+      followthemoney: idText(p.ftm_eid) || undefined, ballotpedia: idText(p.ballotpedia) || undefined },
+    extra: knowwho ? { knowwho: knowwho } : {},
+    state_id: num(p.state_id) || stateId, role_id, chamber: body?.body_short ?? (role_id === 3 ? 'Joint' : ''), body_id: body?.body_id ?? null,
+    party_id, party_name: PARTY_NAMES[party_id] ?? '', name: str(p.name), first_name: str(p.first_name), middle_name: str(p.middle_name),
+    last_name: str(p.last_name), suffix: str(p.suffix), nickname: str(p.nickname), district: str(p.district), person_hash: str(p.person_hash), active: true,
+  };
+}
+
+export interface LegiscanBill { record: BillRecord; session: Obj; sponsorPeople: Obj[] }
+
+export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) => number): LegiscanBill {
+  const bill_id = need(b, 'bill_id');
+  const state_id = stateOf(b, ref);
+  const session = (b.session as Obj | undefined) ?? { session_id: b.session_id };
+  const session_id = num(session.session_id) || need(b, 'session_id');
+  const bill_number = str(b.bill_number);
+  if (!bill_number) throw new RecordError('missing bill_number', 'bill_number');
+  const body_id = num(b.body_id) || ref.body(state_id, str(b.body) === 'S' ? 2 : 1)?.body_id || 0;
+  const history = list(b.history).map((h) => ({ date: date(h.date), action: str(h.action), body_id: num(h.chamber_id) || body_id, major: num(h.importance) }));
+  const progress = list(b.progress).map((p) => num(p.event));
+  const committee = b.committee && !Array.isArray(b.committee) && typeof b.committee === 'object' ? (b.committee as Obj) : undefined;
+  const pending = num(b.pending_committee_id) || num(committee?.committee_id) || null;
+  const legiscan_status = num(b.status, 1);
+  let status_id = ladderFromLegiscan(legiscan_status);
+  // LegiScan's bill status stays "Introduced" while a bill sits in committee; the ladder says 2.
+  const lastEvent = progress[progress.length - 1];
+  if (status_id === 1 && (pending || lastEvent === 9 || lastEvent === 10)) status_id = 2;
+  const last = history[history.length - 1];
+  const sponsors = list(b.sponsors);
+  const votes: VoteHeader[] = list(b.votes).map((v) => {
+    const desc = str(v.desc);
+    const has = v.yea !== undefined;
+    return {
+      roll_call_id: need(v, 'roll_call_id'), body_id: num(v.chamber_id) || bodyFromDesc(desc, state_id, body_id, ref), date: date(v.date), desc,
+      yea: has ? num(v.yea) : null, nay: has ? num(v.nay) : null, nv: has ? num(v.nv) : null, absent: has ? num(v.absent) : null,
+      total: has ? num(v.total, num(v.yea) + num(v.nay) + num(v.nv) + num(v.absent)) : null, passed: num(v.passed), state_url: str(v.state_link),
+    };
+  });
+  const record: BillRecord = {
+    bill: {
+      bill_id, state_id, session_id, bill_number, bill_type_id: num(b.bill_type_id) || BILL_TYPES[str(b.bill_type)] || 1, body_id,
+      current_body_id: num(b.current_body_id) || body_id, status_id, status_date: date(b.status_date), title: str(b.title), description: str(b.description),
+      state_url: str(b.state_link), url: str(b.url), change_hash: str(b.change_hash), summary: null, last_action: last?.action ?? null,
+      last_action_date: last?.date ?? null, completed: b.completed === undefined ? null : num(b.completed), pending_committee_id: pending,
+      legiscan_status, external_ids: { legiscan_bill_id: bill_id, progress }, source: 'legiscan',
+    },
+    sponsors: sponsors.map((s, i) => ({
+      people_id: peopleId(need(s, 'people_id')), sponsor_order: num(s.sponsor_order, i + 1),
+      // LegiScan's 0 "Sponsor" and 3 "Joint Sponsor" are primary-level; 2 is a cosponsor.
+      sponsor_type_id: num(s.sponsor_type_id) === 2 ? 2 : 1, committee_sponsor: num(s.committee_sponsor), committee_id: num(s.committee_id),
+    })),
+    history,
+    texts: list(b.texts).map((t) => ({ text_id: need(t, 'doc_id'), type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: mimeId(t), size: num(t.text_size), state_url: str(t.state_link), hash: str(t.text_hash) })),
+    votes,
+    amendments: list(b.amendments).map((a) => ({ amendment_id: need(a, 'amendment_id'), adopted: num(a.adopted), body_id: num(a.chamber_id) || body_id, date: date(a.date), title: str(a.title), desc: str(a.description), mime_id: mimeId(a), size: num(a.amendment_size), hash: str(a.amendment_hash), state_url: str(a.state_link) })),
+    supplements: list(b.supplements).map((s) => ({ supplement_id: need(s, 'supplement_id'), type_id: num(s.type_id, 7), date: date(s.date), title: str(s.title), desc: str(s.description), state_url: str(s.state_link), mime_id: mimeId(s), size: num(s.supplement_size), hash: str(s.supplement_hash) })),
+    sasts: list(b.sasts).map((s) => ({ type_id: num(s.type_id), sast_bill_id: num(s.sast_bill_id), sast_bill_number: str(s.sast_bill_number) })),
+    subjects: list(b.subjects).map((s) => ({ subject_id: num(s.subject_id) || undefined, name: str(s.subject_name) })).filter((s) => s.name),
+    calendar: list(b.calendar).map((c) => ({
+      type_id: num(c.type_id, 1), date: date(c.date), time: str(c.time), location: str(c.location), desc: str(c.description),
+      hash: str(c.event_hash) || createHash('md5').update(`${str(c.type)}-${str(c.date)}-${str(c.time)}-${str(c.location)}-${str(c.description)}`.toLowerCase()).digest('hex').slice(0, 8),
+    })),
+    referrals: list(b.referrals).map((r) => ({ committee_id: num(r.committee_id), name: str(r.name ?? r.committee_name), date: date(r.date) })),
+  };
+  return { record, session: { ...session, session_id, state_id }, sponsorPeople: sponsors };
+}
+
+const TEXT_TYPES = ['', 'introduced', 'comm sub', 'amended', 'engrossed', 'enrolled', 'chaptered', 'fiscal note', 'analysis', 'draft', 'conference sub', 'prefiled', 'veto message', 'veto response', 'substitute'];
+export const textTypeId = (t: string): number => Math.max(1, TEXT_TYPES.indexOf(t.toLowerCase()));
+
+/** Decoded document text: HTML with tags stripped, plain text as is; PDF and others null. */
+export function decodeDocument(doc: string, mime_id: number, mime: string): { text: string | null; hash: string; size: number } {
+  const buf = Buffer.from(doc, 'base64');
+  const hash = createHash('md5').update(buf).digest('hex');
+  let text: string | null = null;
+  if (mime_id === 1 || /html/i.test(mime)) {
+    text = buf.toString('utf8').replace(/<(script|style)[\s\S]*?<\/\1>/gi, '').replace(/<br\s*\/?>|<\/p>/gi, '\n').replace(/<[^>]+>/g, '')
+      .replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  } else if (/text\/plain/i.test(mime)) {
+    text = buf.toString('utf8');
+  }
+  return { text, hash, size: buf.length };
+}

@@ -1,0 +1,129 @@
+// `lds import openstates-people PATH`: the openstates/people repository's data/ folder.
+// Every state, DC and Congress (data/us): legislature/ (current), retired/ (inactive) and
+// committees/. Puerto Rico is not one of the service's 52 jurisdictions: counted as skipped.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import type { Pool } from '../../db/pool.js';
+import { BatchWriter } from '../batch.js';
+import { memberRole, upsertCommittee } from '../committees.js';
+import { splitPublishedName } from '../names.js';
+import { upsertPerson, type PersonIds } from '../people.js';
+import { PARTY_NAMES, loadReference, partyId, type Reference } from '../reference.js';
+import { ImportReport, RecordError, type ReportOptions } from '../report.js';
+
+type Obj = Record<string, unknown>;
+const SCHEMES: Record<string, keyof PersonIds> = { bioguide: 'bioguide', lis: 'lis', votesmart: 'votesmart', opensecrets: 'opensecrets', followthemoney: 'followthemoney', ballotpedia: 'ballotpedia' };
+
+async function yamlFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const e of await fs.opendir(dir)) if (e.isFile() && /\.ya?ml$/.test(e.name)) out.push(e.name);
+  } catch { /* a jurisdiction without this folder */ }
+  return out.sort().map((n) => path.join(dir, n));
+}
+
+const roleOf = (type: string) => (type === 'lower' ? 1 : type === 'upper' ? 2 : type === 'legislature' ? 2 : 0);
+
+export function mapOpenStatesPerson(p: Obj, stateId: number, ref: Reference, active: boolean) {
+  const id = String(p.id ?? '');
+  if (!id.startsWith('ocd-person/')) throw new RecordError('missing or invalid id', 'id');
+  const name = String(p.name ?? '').trim();
+  if (!name) throw new RecordError('missing name', 'name');
+  const roles = (Array.isArray(p.roles) ? p.roles : []) as Obj[];
+  // The current role is the one without an end date; retired people keep their latest one.
+  const role = roles.find((r) => !r.end_date) ?? [...roles].sort((a, b) => String(b.end_date ?? '').localeCompare(String(a.end_date ?? '')))[0];
+  const parties = (Array.isArray(p.party) ? p.party : []) as Obj[];
+  const party = String((parties.find((x) => !x.end_date) ?? parties[0])?.name ?? '');
+  const roleId = roleOf(String(role?.type ?? ''));
+  const body = roleId ? ref.body(stateId, roleId) : undefined;
+  const ids: PersonIds = { openstates: id };
+  const extra: Record<string, string> = {};
+  for (const oi of (Array.isArray(p.other_identifiers) ? p.other_identifiers : []) as Obj[]) {
+    const scheme = String(oi.scheme ?? '');
+    const value = String(oi.identifier ?? '').trim();
+    if (!value) continue;
+    if (scheme === 'fec') ids.fec = [...(ids.fec ?? []), value];
+    else if (SCHEMES[scheme]) (ids as Record<string, unknown>)[SCHEMES[scheme]] ??= value;
+    else extra[scheme] ??= value;
+  }
+  for (const [k, v] of Object.entries((p.ids as Obj) ?? {})) extra[k] ??= String(v);
+  const split = p.given_name || p.family_name ? null : splitPublishedName(name);
+  const pid = partyId(party);
+  return {
+    source: 'openstates', ids, extra, state_id: stateId, role_id: roleId, chamber: body?.body_short ?? '', body_id: body?.body_id ?? null,
+    party_id: pid, party_name: PARTY_NAMES[pid] || party, name,
+    first_name: String(p.given_name ?? split?.first_name ?? ''), middle_name: split?.middle_name ?? '', last_name: String(p.family_name ?? split?.last_name ?? ''),
+    suffix: String(p.suffix ?? split?.suffix ?? ''), nickname: split?.nickname ?? '', district: String(role?.district ?? ''), active,
+  };
+}
+
+export async function importOpenStatesPeople(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
+  const report = new ImportReport('openstates-people', opts);
+  const ref = await loadReference(pool);
+  const root = (await fs.stat(path.join(target, 'data')).catch(() => null))?.isDirectory() ? path.join(target, 'data') : target;
+  const states = (await fs.readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const writer = new BatchWriter(pool, 250);
+  const byOcd = new Map<string, number>();
+  try {
+    for (const st of states) {
+      const stateId = ref.stateByAbbr.get(st.toUpperCase());
+      const groups: [string, boolean][] = [['legislature', true], ['retired', false]];
+      const committeeFiles = await yamlFiles(path.join(root, st, 'committees'));
+      for (const [folder, active] of groups) {
+        const files = await yamlFiles(path.join(root, st, folder));
+        report.expect(files.length);
+        for (const file of files) {
+          report.tick();
+          if (!stateId) { report.skip('people', `jurisdiction ${st} is not covered`); continue; }
+          try {
+            const doc = parse(await fs.readFile(file, 'utf8')) as Obj;
+            const rec = mapOpenStatesPerson(doc ?? {}, stateId, ref, active);
+            const { people_id, outcome } = await writer.run((db) => upsertPerson(db, rec));
+            byOcd.set(rec.ids.openstates!, people_id);
+            report.count('people', outcome);
+          } catch (err) {
+            report.problem('people', file, err);
+          }
+        }
+      }
+      report.expect(committeeFiles.length);
+      for (const file of committeeFiles) {
+        report.tick();
+        if (!stateId) { report.skip('committees', `jurisdiction ${st} is not covered`); continue; }
+        try {
+          const c = (parse(await fs.readFile(file, 'utf8')) ?? {}) as Obj;
+          const id = String(c.id ?? '');
+          if (!id.startsWith('ocd-organization/')) throw new RecordError('missing or invalid id', 'id');
+          if (!c.name) throw new RecordError('missing name', 'name');
+          const chamber = String(c.chamber ?? '');
+          const body = chamber === 'lower' || chamber === 'upper' ? ref.body(stateId, chamber === 'lower' ? 1 : 2) : undefined;
+          const { outcome } = await writer.run(async (db) => {
+            const members = [];
+            for (const m of (Array.isArray(c.members) ? c.members : []) as Obj[]) {
+              const pid = m.person_id ? byOcd.get(String(m.person_id)) ?? (await db.query<{ people_id: number }>('SELECT people_id FROM people WHERE openstates_id = $1', [m.person_id])).rows[0]?.people_id : undefined;
+              if (pid) members.push({ people_id: pid, role: memberRole(String(m.role ?? '')) });
+              else report.skip('committee members', 'member without a known Open States person id');
+            }
+            const links = (Array.isArray(c.links) ? c.links : []) as Obj[];
+            return upsertCommittee(db, {
+              key: ['openstates', id], state_id: stateId, body_id: body?.body_id ?? null,
+              chamber: body?.body_short ?? (chamber === 'legislature' ? 'Joint' : chamber), committee_name: String(c.name),
+              committee_type: c.parent ? 'subcommittee' : String(c.classification ?? 'committee') === 'committee' ? 'standing' : String(c.classification),
+              website_url: String(links[0]?.url ?? ''), description: '', parent_key: c.parent ? ['openstates', String(c.parent)] : undefined,
+              source: 'openstates', external_ids: {}, members,
+            });
+          });
+          report.count('committees', outcome);
+        } catch (err) {
+          report.problem('committees', file, err);
+        }
+      }
+    }
+    await writer.commit();
+  } finally {
+    await writer.close();
+    report.finish();
+  }
+  return report;
+}

@@ -1,0 +1,90 @@
+// Writers' side of the topic fold: raw subjects become rows of `subjects` (per state), each new
+// subject gets its topics from the rule set (rules.ts) in subject_topics, and a bill's subjects
+// materialise into bill_topics. Subject bill counts are refreshed for touched subjects at the end.
+import type { Queryable } from '../db/pool.js';
+import { isInterfaceLabel, topicsForSubject } from './rules.js';
+
+export interface RawSubject { subject_id?: number; name: string }
+
+export class SubjectIndex {
+  private readonly ids = new Map<string, number>();
+  private topicIds?: Map<string, number>;
+  readonly touched = new Set<number>();
+
+  private async topics(db: Queryable): Promise<Map<string, number>> {
+    if (!this.topicIds) {
+      const { rows } = await db.query<{ slug: string; topic_id: number }>('SELECT slug, topic_id FROM topics');
+      this.topicIds = new Map(rows.map((r) => [r.slug, r.topic_id]));
+    }
+    return this.topicIds;
+  }
+
+  /** subject_id for a raw label in a state, creating the subject (and its topic links) if new. */
+  async resolve(db: Queryable, stateId: number, s: RawSubject): Promise<number> {
+    const name = s.name.trim();
+    const key = `${stateId}:${name.toLowerCase()}`;
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    const find = () => db.query<{ subject_id: number }>(
+      'SELECT subject_id FROM subjects WHERE coalesce(state_id, 0) = $1 AND lower(subject_name) = lower($2)', [stateId, name]);
+    let { rows } = await find();
+    if (!rows[0]) {
+      // A source's own subject id is kept when free; otherwise the import sequence issues one.
+      await db.query(
+        `INSERT INTO subjects (subject_id, state_id, subject_name, is_interface_label)
+         VALUES (CASE WHEN $1::int IS NOT NULL AND NOT EXISTS (SELECT 1 FROM subjects WHERE subject_id = $1::int) THEN $1::int
+                      ELSE nextval('import_ids')::int END, $2, $3, $4)
+         ON CONFLICT DO NOTHING`,
+        [s.subject_id ?? null, stateId, name, isInterfaceLabel(name)],
+      );
+      ({ rows } = await find());
+      const id = rows[0]!.subject_id;
+      const topics = await this.topics(db);
+      const topicIds = topicsForSubject(name).map((slug) => topics.get(slug)).filter((t): t is number => t !== undefined);
+      if (topicIds.length) {
+        await db.query('INSERT INTO subject_topics (subject_id, topic_id) SELECT $1, unnest($2::smallint[]) ON CONFLICT DO NOTHING', [id, topicIds]);
+      }
+    }
+    const id = rows[0]!.subject_id;
+    this.ids.set(key, id);
+    return id;
+  }
+
+  /** Replaces a bill's subjects and topics. */
+  async setBillSubjects(db: Queryable, billId: number, stateId: number, subjects: RawSubject[]): Promise<void> {
+    const ids: number[] = [];
+    for (const s of subjects) if (s.name.trim()) ids.push(await this.resolve(db, stateId, s));
+    const old = await db.query<{ subject_id: number }>('DELETE FROM bill_subjects WHERE bill_id = $1 RETURNING subject_id', [billId]);
+    for (const r of old.rows) this.touched.add(r.subject_id);
+    for (const id of ids) this.touched.add(id);
+    await db.query('INSERT INTO bill_subjects (bill_id, subject_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [billId, ids]);
+    await db.query('DELETE FROM bill_topics WHERE bill_id = $1', [billId]);
+    await db.query(
+      'INSERT INTO bill_topics (bill_id, topic_id) SELECT DISTINCT $1::int, topic_id FROM subject_topics WHERE subject_id = ANY($2::int[]) ON CONFLICT DO NOTHING',
+      [billId, ids],
+    );
+  }
+
+  /** Brings subjects.bill_count up to date for every subject this import touched. */
+  async refreshCounts(db: Queryable): Promise<void> {
+    if (this.touched.size === 0) return;
+    await db.query(
+      `UPDATE subjects s SET bill_count = (SELECT count(*) FROM bill_subjects b WHERE b.subject_id = s.subject_id)
+       WHERE s.subject_id = ANY($1::int[])`,
+      [[...this.touched]],
+    );
+    this.touched.clear();
+  }
+}
+
+/** Raw subjects reaching no topic, with bill counts (for `lds topics unmapped`). */
+export async function unmappedSubjects(db: Queryable, limit = 100): Promise<{ subject_id: number; state: string | null; subject_name: string; bill_count: number }[]> {
+  const { rows } = await db.query(
+    `SELECT s.subject_id, st.state_abbr AS state, s.subject_name, s.bill_count
+       FROM subjects s LEFT JOIN states st USING (state_id)
+      WHERE NOT s.is_interface_label AND NOT EXISTS (SELECT 1 FROM subject_topics t WHERE t.subject_id = s.subject_id)
+      ORDER BY s.bill_count DESC, s.subject_name LIMIT $1`,
+    [limit],
+  );
+  return rows as { subject_id: number; state: string | null; subject_name: string; bill_count: number }[];
+}
