@@ -1,0 +1,100 @@
+// The address guard on its own: classification, names that resolve inside, and the connect-time
+// check in the outbound Agent (a name that re-binds to a private address after validation).
+import { afterAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { blockedAddressReason, checkWebhookUrl, GuardError, type Resolver } from '../../src/webhooks/guard.js';
+import { Outbound } from '../../src/webhooks/outbound.js';
+import { startReceiver } from './helpers.js';
+
+const fakeDns = (table: Record<string, string[]>): Resolver => async (host) => {
+  if (!table[host]) throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
+  return table[host];
+};
+
+describe('blockedAddressReason', () => {
+  const blocked = ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '0.1.2.3', '198.18.0.1', '224.0.0.1', '240.0.0.1',
+    '255.255.255.255', '192.0.0.8', '::', '::1', 'fc00::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1', '2001::1'];
+  for (const a of blocked) it(`blocks ${a}`, () => expect(blockedAddressReason(a)).toBeDefined());
+  for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) it(`allows ${a}`, () => expect(blockedAddressReason(a)).toBeUndefined());
+
+  it('never allows an address inside 10/8, 127/8 or 169.254/16, in any notation', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(10, 127, 169), fc.nat(255), fc.nat(255), fc.nat(255), (a, b, c, d) => {
+        const ip = `${a}.${a === 169 ? 254 : b}.${c}.${d}`;
+        expect(blockedAddressReason(ip)).toBeDefined();
+        expect(blockedAddressReason(`::ffff:${ip}`)).toBeDefined();
+      }),
+    );
+  });
+});
+
+describe('checkWebhookUrl', () => {
+  const dns = fakeDns({ 'public.example': ['93.184.216.34'], 'inside.example': ['127.0.0.1'], 'meta.example': ['169.254.169.254'], 'mixed.example': ['93.184.216.34', '10.0.0.7'], 'v6.example': ['::ffff:127.0.0.1'] });
+  it('accepts a public name', async () => {
+    await expect(checkWebhookUrl('https://public.example/hook', [], dns)).resolves.toBeInstanceOf(URL);
+  });
+  for (const host of ['inside.example', 'meta.example', 'mixed.example', 'v6.example', 'localhost', 'nowhere.example']) {
+    it(`refuses a name resolving inside (or not at all): ${host}`, async () => {
+      await expect(checkWebhookUrl(`https://${host}/hook`, [], dns)).rejects.toBeInstanceOf(GuardError);
+    });
+  }
+  it('lets allow-listed hosts through, plain http included, with or without port', async () => {
+    await expect(checkWebhookUrl('http://inside.example:8080/x', ['inside.example'], dns)).resolves.toBeInstanceOf(URL);
+    await expect(checkWebhookUrl('http://127.0.0.1:8080/x', ['127.0.0.1:8080'], dns)).resolves.toBeInstanceOf(URL);
+    await expect(checkWebhookUrl('http://127.0.0.1:8081/x', ['127.0.0.1:8080'], dns)).rejects.toBeInstanceOf(GuardError);
+  });
+});
+
+describe('outbound connect-time guard', () => {
+  const outbounds: Outbound[] = [];
+  afterAll(async () => {
+    for (const o of outbounds) await o.close();
+  });
+
+  it('refuses to connect when the name now resolves to a private address (DNS rebinding)', async () => {
+    const r = await startReceiver();
+    // validation saw a public address; at connect time the same name points at loopback
+    let answer = ['93.184.216.34'];
+    const o = new Outbound({ allowedHosts: [], timeoutMs: 2000, resolver: async () => answer });
+    outbounds.push(o);
+    await expect(checkWebhookUrl('https://rebind.example/hook', [], async () => answer)).resolves.toBeInstanceOf(URL);
+    answer = ['127.0.0.1'];
+    const res = await o.post(`https://rebind.example:${r.port}/hook`, {}, '{}');
+    expect(res.blocked).toBe(true);
+    expect(res.status).toBeNull();
+    expect(r.received).toHaveLength(0);
+    await r.close();
+  });
+
+  it('checks IP literals explicitly (lookup is not called for them)', async () => {
+    const r = await startReceiver();
+    const o = new Outbound({ allowedHosts: [], timeoutMs: 2000 });
+    outbounds.push(o);
+    for (const url of [`https://127.0.0.1:${r.port}/`, `https://[::ffff:127.0.0.1]:${r.port}/`, 'https://169.254.169.254/latest', `http://127.0.0.1:${r.port}/`]) {
+      const res = await o.post(url, {}, '{}');
+      expect(res.blocked, url).toBe(true);
+    }
+    expect(r.received).toHaveLength(0);
+    await r.close();
+  });
+
+  it('reads at most 64 KB of a response', async () => {
+    const r = await startReceiver(() => ({ status: 200, body: 'x'.repeat(1024 * 1024) }));
+    const o = new Outbound({ allowedHosts: ['127.0.0.1'], timeoutMs: 2000 });
+    outbounds.push(o);
+    const res = await o.post(r.url, {}, '{}');
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBeLessThanOrEqual(64 * 1024);
+    await r.close();
+  });
+
+  it('times out a receiver that never answers', async () => {
+    const r = await startReceiver(() => ({ status: 200, hang: true }));
+    const o = new Outbound({ allowedHosts: ['127.0.0.1'], timeoutMs: 300 });
+    outbounds.push(o);
+    const res = await o.post(r.url, {}, '{}');
+    expect(res.status).toBeNull();
+    expect(res.error).toMatch(/timeout/);
+    await r.close();
+  });
+});
