@@ -125,7 +125,8 @@ export class StreamClient {
     clearTimeout(this.timer);
     const until = Date.now() + ms;
     this.status({ phase, until, ...extra });
-    this.timer = setTimeout(() => this.connect(true), ms);
+    // Timers overflow past 2^31-1 ms (about 24.8 days) and would fire at once; a monthly-cap wait can be longer.
+    this.timer = setTimeout(() => this.connect(true), Math.min(ms, 2 ** 31 - 1));
   }
 
   remember(id) {

@@ -3,6 +3,14 @@
 
 const secondsLeft = (until) => Math.max(0, Math.ceil((until - Date.now()) / 1000));
 
+/** A wait in words: seconds for a burst, hours or days for a monthly cap. */
+export function wait(seconds) {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.ceil(seconds / 60)} min`;
+  if (seconds < 2 * 86400) return `${Math.ceil(seconds / 3600)} h`;
+  return `${Math.ceil(seconds / 86400)} days`;
+}
+
 const REFUSALS = {
   unauthorized: 'No API key reached the service. Paste your key and connect again.',
   invalid_api_key: 'The service does not recognise this API key. Check that it was copied completely (keys start with lds_), or ask the operator for a new one.',
@@ -24,8 +32,8 @@ export function describeStatus(s) {
       const n = secondsLeft(s.until);
       return {
         phase: 'rate_limited',
-        text: `Rate limited, retry in ${n} s`,
-        problem: `Too many requests for this key right now (HTTP 429). The service asked us to wait ${s.retryAfter} second${s.retryAfter === 1 ? '' : 's'}; reconnecting automatically in ${n} s. Nothing is lost: the stream resumes where it stopped.`,
+        text: `Rate limited, retry in ${wait(n)}`,
+        problem: `${s.retryAfter > 60 ? 'This key has used its monthly request allowance' : 'Too many requests for this key right now'} (HTTP 429${s.message ? `: ${s.message}` : ''}). The service asked us to wait ${wait(s.retryAfter)}; the dashboard reconnects by itself in ${wait(n)}. Nothing is lost: the stream resumes where it stopped.`,
       };
     }
     case 'refused': {
