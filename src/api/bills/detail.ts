@@ -1,14 +1,13 @@
 // GET /v1/bills/{bill_id} and its sub-resources (complete sets, no paging, each in the spec's order).
 import { Type, type TSchema } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import { IntId } from '../../http/params.js';
 import { notFound } from '../../http/errors.js';
 import { ListOf, One, responses } from '../common/schemas.js';
-import { intIdOr404 } from '../common/ids.js';
+import { intIdOr404, PathIntId } from '../common/ids.js';
 import * as S from './schemas.js';
 import { getBill, subresource } from './repository.js';
 
-export const BillParams = Type.Object({ bill_id: IntId });
+export const BillParams = Type.Object({ bill_id: PathIntId });
 
 const SUBRESOURCES: Array<{ path: string; op: string; row: TSchema; summary: string; order: string }> = [
   { path: 'sponsors', op: 'listBillSponsors', row: S.SponsorRow, summary: 'Sponsors of a bill', order: 'In sponsor_order.' },

@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, notFound } from '../../http/errors.js';
 import { checkOffset, clampLimit, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
-import { Int64Id, parseState } from '../../http/params.js';
+import { parseState } from '../../http/params.js';
 import { DateStr, Int, Json, Nullable, One, responses, Str } from '../common/schemas.js';
-import { int64IdOr404, text } from '../common/ids.js';
+import { int64IdOr404, PathInt64Id, text } from '../common/ids.js';
 import { likeContains, Where } from '../common/sql.js';
 
 const listFields = {
@@ -36,7 +36,7 @@ const Query = Type.Object({
   limit: LimitParam(50, 500),
   offset: OffsetParam,
 });
-const Params = Type.Object({ id: Int64Id });
+const Params = Type.Object({ id: PathInt64Id });
 
 export async function candidateRoutes(app: FastifyInstance) {
   const tags = ['Candidates'];

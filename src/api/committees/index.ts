@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors.js';
 import { clampLimit, LimitParam } from '../../http/paging.js';
-import { IntId, parseState } from '../../http/params.js';
+import { parseState } from '../../http/params.js';
 import { Int, ListOf, One, responses, Str } from '../common/schemas.js';
-import { intIdOr404, text } from '../common/ids.js';
+import { intIdOr404, PathIntId, text } from '../common/ids.js';
 import { likeContains, Where } from '../common/sql.js';
 import { stateIdOf } from '../reference/repository.js';
 import { HEARING_COLUMNS, HEARING_FROM, HEARING_ORDER, HearingSchema } from '../hearings/schemas.js';
@@ -36,7 +36,7 @@ const ListQuery = Type.Object({
   q: Type.Optional(Type.String({ description: 'case-insensitive substring of the committee name' })),
   limit: LimitParam(100, 500),
 });
-const Params = Type.Object({ committee_id: IntId });
+const Params = Type.Object({ committee_id: PathIntId });
 
 async function committeeExists(app: FastifyInstance, id: number) {
   return (await app.dbRead.query('SELECT 1 FROM committees WHERE committee_id = $1', [id])).rowCount === 1;

@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors.js';
 import { checkOffset, clampLimit, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
-import { Int64Id, parseState } from '../../http/params.js';
+import { parseState } from '../../http/params.js';
 import { One, responses } from '../common/schemas.js';
-import { int64IdOr404, text } from '../common/ids.js';
+import { int64IdOr404, PathInt64Id, text } from '../common/ids.js';
 import { stateIdOf } from '../reference/repository.js';
 import { LegislatorSchema, LegislatorVoteRow, SponsorshipRow } from './schemas.js';
 import { getLegislator, personExists, roster, sponsorships, voteHistory } from './repository.js';
@@ -19,7 +19,7 @@ const RosterQuery = Type.Object({
   limit: LimitParam(100, 500),
   offset: OffsetParam,
 });
-const Params = Type.Object({ people_id: Int64Id });
+const Params = Type.Object({ people_id: PathInt64Id });
 const PageQuery = Type.Object({ limit: LimitParam(50, 500), offset: OffsetParam });
 const Paged = <T extends Parameters<typeof Type.Array>[0]>(row: T) => Type.Object({ data: Type.Array(row), pagination: PaginationSchema });
 

@@ -2,12 +2,11 @@
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../http/errors.js';
-import { IntId } from '../../http/params.js';
 import { Int, One, responses, Str } from '../common/schemas.js';
-import { intIdOr404 } from '../common/ids.js';
+import { intIdOr404, PathIntId } from '../common/ids.js';
 import { RollCallRow } from '../bills/schemas.js';
 
-const Params = Type.Object({ roll_call_id: IntId });
+const Params = Type.Object({ roll_call_id: PathIntId });
 
 export const MemberVoteRow = Type.Object({
   people_id: Int(), name: Str(), party_name: Str(), district: Str(),
