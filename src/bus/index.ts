@@ -4,10 +4,10 @@ import type { Logger } from '../logger.js';
 import { MemoryBus } from './memory.js';
 import type { Bus } from './types.js';
 
-export async function createBus(config: Config, _log: Logger): Promise<Bus> {
+export async function createBus(config: Config, log: Logger, opts: { namespace?: string } = {}): Promise<Bus> {
   if (config.natsUrl) {
     const { NatsBus } = await import('./nats.js');
-    return NatsBus.connect(config.natsUrl, _log);
+    return NatsBus.connect(config.natsUrl, log, opts);
   }
   return new MemoryBus();
 }

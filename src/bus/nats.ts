@@ -1,9 +1,154 @@
-// NATS bus (core subjects for fan-out, JetStream for durable consumers).
+// NATS bus. Core subjects `<ns>.changes.<STATE>.<reason>` fan every change out to each gateway
+// replica (at-most-once: the hub fills holes from the change log by seq). The JetStream stream
+// `<NS>_CHANGES` on `<ns>.js.changes.>` keeps changes for durable consumers (dispatchers), with the
+// change id as Nats-Msg-Id so a republish after an outage or a relay failover is deduplicated.
+// publish() resolves only once JetStream acknowledged every event, so the relay's published cursor
+// never runs ahead of what the bus really holds.
+import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from '../logger.js';
-import type { Bus } from './types.js';
+import type { Bus, ChangeEvent, Unsubscribe } from './types.js';
 
-export const NatsBus = {
-  async connect(_url: string, _log: Logger): Promise<Bus> {
-    throw new Error('the NATS bus is not available in this build');
-  },
-};
+const DUPLICATE_WINDOW_MS = 10 * 60_000;
+const MAX_AGE_MS = 7 * 24 * 3600_000;
+
+export interface NatsBusOptions {
+  /** subject prefix and stream name base; lets several deployments (or test runs) share one server */
+  namespace?: string;
+}
+
+export class NatsBus implements Bus {
+  readonly kind = 'nats' as const;
+  private connected = true;
+  private readonly subs = new Set<Subscription>();
+  private readonly stops = new Set<() => Promise<void>>();
+  private closed = false;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+    private readonly ns: string,
+    private readonly stream: string,
+    private readonly log: Logger,
+  ) {
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (s.type === 'disconnect') {
+          this.connected = false;
+          log.warn({ server: s.server }, 'NATS disconnected');
+        } else if (s.type === 'reconnect') {
+          this.connected = true;
+          log.info({ server: s.server }, 'NATS reconnected');
+        }
+      }
+    })().catch(() => undefined);
+  }
+
+  static async connect(url: string, log: Logger, opts: NatsBusOptions = {}): Promise<NatsBus> {
+    const ns = (opts.namespace ?? 'lds').replace(/[^A-Za-z0-9_-]/g, '_');
+    const nc = await connect({ servers: url.split(','), reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, name: 'lds' });
+    const jsm = await jetstreamManager(nc);
+    const stream = `${ns.toUpperCase()}_CHANGES`;
+    const config = { name: stream, subjects: [`${ns}.js.changes.>`], duplicate_window: nanos(DUPLICATE_WINDOW_MS), max_age: nanos(MAX_AGE_MS) };
+    try {
+      await jsm.streams.add(config);
+    } catch {
+      // already there (possibly with other limits set by an operator): keep it
+      await jsm.streams.info(stream);
+    }
+    return new NatsBus(nc, jetstream(nc), jsm, ns, stream, log);
+  }
+
+  private subject(kind: 'changes' | 'js.changes', e: ChangeEvent) {
+    return `${this.ns}.${kind}.${e.state.trim() || 'XX'}.${e.reason}`;
+  }
+
+  async publish(events: ChangeEvent[]): Promise<void> {
+    if (this.closed) throw new Error('bus closed');
+    const acks: Promise<unknown>[] = [];
+    for (const e of events) {
+      const data = JSON.stringify(e);
+      this.nc.publish(this.subject('changes', e), data);
+      acks.push(this.js.publish(this.subject('js.changes', e), data, { msgID: String(e.change_id), timeout: 5000 }));
+    }
+    await Promise.all(acks);
+  }
+
+  subscribe(handler: (e: ChangeEvent) => void): Unsubscribe {
+    const sub = this.nc.subscribe(`${this.ns}.changes.>`, {
+      callback: (err, msg) => {
+        if (err) return;
+        let e: ChangeEvent;
+        try {
+          e = msg.json<ChangeEvent>();
+        } catch {
+          return; // not ours: ignore
+        }
+        try {
+          handler(e);
+        } catch (error) {
+          this.log.warn({ err: error }, 'bus subscriber failed');
+        }
+      },
+    });
+    this.subs.add(sub);
+    return () => {
+      this.subs.delete(sub);
+      sub.unsubscribe();
+    };
+  }
+
+  async consumeDurable(name: string, handler: (e: ChangeEvent) => Promise<void>): Promise<{ stop(): Promise<void> }> {
+    const durable = name.replace(/[^A-Za-z0-9_-]/g, '_');
+    try {
+      await this.jsm.consumers.info(this.stream, durable);
+    } catch {
+      // a new durable starts with changes published from now on; older ones are history
+      await this.jsm.consumers.add(this.stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, ack_wait: nanos(60_000), deliver_policy: DeliverPolicy.New });
+    }
+    const consumer = await this.js.consumers.get(this.stream, durable);
+    const messages = await consumer.consume({ max_messages: 64 });
+    const done = (async () => {
+      for await (const m of messages) {
+        let e: ChangeEvent;
+        try {
+          e = m.json<ChangeEvent>();
+        } catch {
+          m.term(); // undecodable: never redeliver
+          continue;
+        }
+        try {
+          await handler(e);
+          m.ack();
+        } catch {
+          m.nak(1000);
+        }
+      }
+    })().catch((err) => this.log.warn({ err }, 'durable consumer stopped'));
+    const stop = async () => {
+      this.stops.delete(stop);
+      await messages.close();
+      await done;
+    };
+    this.stops.add(stop);
+    return { stop };
+  }
+
+  healthy(): boolean {
+    return !this.closed && this.connected && !this.nc.isClosed();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const stop of [...this.stops]) await stop().catch(() => undefined);
+    for (const s of this.subs) s.unsubscribe();
+    await this.nc.drain().catch(() => this.nc.close());
+  }
+
+  /** Removes this namespace's stream (tests). */
+  async destroy(): Promise<void> {
+    await this.jsm.streams.delete(this.stream).catch(() => undefined);
+  }
+}

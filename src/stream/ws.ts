@@ -2,7 +2,6 @@
 // {type:"bill_change", id, data}, {type:"ping", ts}, {type:"rotate", reason, cursor} (then the server
 // closes with code 1000), {type:"error", reason, cursor, retry_ms}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.js';
 import type { Frames } from './frames.js';
 import type { Hub, Sink } from './hub.js';

@@ -16,8 +16,14 @@ export const usingNats = Boolean(process.env.NATS_URL);
 /** Bills created by seedBills: 20 per state for CA, NY, TX, FL. */
 export const STATE_IDS: Record<string, number> = { CA: 5, NY: 32, TX: 43, FL: 9 };
 
-export async function newBus(config: Config): Promise<Bus> {
-  return createBus(config, silent);
+/** A bus like production's; on NATS each test database gets its own namespace (subjects and stream). */
+export async function newBus(config: Config, namespace: string): Promise<Bus> {
+  return createBus(config, silent, { namespace });
+}
+
+export async function destroyBus(bus: Bus): Promise<void> {
+  const b = bus as Bus & { destroy?: () => Promise<void> };
+  await b.destroy?.();
 }
 
 export async function seedBills(db: Queryable): Promise<void> {
@@ -57,7 +63,7 @@ export async function realtimeEnv(config: Partial<Config> = {}, opts: { relay?: 
   const db = await freshDatabase(12);
   await seedBills(db.pool);
   const cfg = testConfig(config);
-  const bus = await newBus(cfg);
+  const bus = await newBus(cfg, db.name);
   const t = await testApp({ db, config, deps: { bus, dbRead: db.pool } });
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const relay = await startRelay({ config: cfg, db: db.pool, dbRead: db.pool, databaseUrl: db.url, bus, log: silent });
@@ -69,6 +75,7 @@ export async function realtimeEnv(config: Partial<Config> = {}, opts: { relay?: 
     relayBus: bus,
     async close() {
       await relay.stop();
+      await destroyBus(bus);
       await t.close();
       await db.drop();
     },
