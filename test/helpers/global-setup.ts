@@ -54,7 +54,13 @@ export async function setup(project: TestProject) {
     }
     // Remove databases left behind by earlier runs that crashed.
     const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'lds_t\\_%' AND datname NOT LIKE 'lds_tpl%'`);
-    for (const r of rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
+    // Only those of dead processes (names carry the pid): other test runs share this server.
+    const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; } };
+    for (const r of rows) {
+      const pid = Number(/^lds_t_(\d+)_/.exec(r.datname)?.[1]);
+      if (pid && alive(pid)) continue;
+      await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
+    }
     await admin.query('SELECT pg_advisory_unlock(7310002)');
   } finally {
     await admin.end();
