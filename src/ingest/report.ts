@@ -14,6 +14,9 @@ export class RecordError extends Error {
   }
 }
 
+/** A record that is fine but cannot be used here (e.g. its bill is not in the dataset): skipped, not failed. */
+export class SkipRecord extends Error {}
+
 export interface ReportOptions {
   /** show a bar (TTY) or plain lines; false for tests and library use */
   progress?: boolean;
@@ -50,6 +53,7 @@ export class ImportReport {
   }
 
   problem(entity: string, file: string, err: unknown): void {
+    if (err instanceof SkipRecord) return this.skip(entity, err.message);
     this.count(entity, 'errors');
     const field = err instanceof RecordError ? err.field : undefined;
     this.problems.push({ file, field, message: (err as Error).message ?? String(err) });

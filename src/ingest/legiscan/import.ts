@@ -7,7 +7,7 @@ import { BatchWriter } from '../batch.js';
 import { upsertBill } from '../bills.js';
 import { upsertPerson } from '../people.js';
 import { loadReference, type Reference } from '../reference.js';
-import { ImportReport, RecordError, type ReportOptions } from '../report.js';
+import { ImportReport, RecordError, SkipRecord, type ReportOptions } from '../report.js';
 import { upsertRollCall, upsertTextDocument } from '../rollcalls.js';
 import { upsertSession } from '../sessions.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
@@ -129,7 +129,7 @@ async function bill(ctx: Ctx, db: Queryable, data: Obj) {
 async function rollCall(ctx: Ctx, db: Queryable, r: Obj) {
   const bill_id = need(r, 'bill_id');
   const b = (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
-  if (!b) throw new RecordError(`bill ${bill_id} is not in this dataset or the database`, 'bill_id');
+  if (!b) throw new SkipRecord('its bill is not in this dataset or the database');
   const members = [];
   for (const v of list(r.votes)) {
     const people_id = await personRef(ctx, db, v, b.state_id);
@@ -148,6 +148,7 @@ async function text(db: Queryable, t: Obj) {
   const doc = str(t.doc);
   if (!doc) throw new RecordError('missing doc', 'doc');
   const m = mimeId(t);
+  if (!(await db.query('SELECT 1 FROM bills WHERE bill_id = $1', [need(t, 'bill_id')])).rowCount) throw new SkipRecord('its bill is not in this dataset or the database');
   const decoded = decodeDocument(doc, m, str(t.mime));
   return upsertTextDocument(db, {
     text_id: need(t, 'doc_id'), bill_id: need(t, 'bill_id'), type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: m,
