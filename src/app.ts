@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
 import type { Bus } from './bus/types.js';
-import { envelopePlugin } from './http/envelope.js';
+import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
 import { apiPlugin } from './api/index.js';
 import { healthRoutes } from './api/health.js';
@@ -50,6 +50,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     genReqId: () => randomUUID(),
+    frameworkErrors,
     bodyLimit: config.bodyLimit,
     // Slow-client protection that does not cut the long-lived stream: headers must arrive quickly,
     // but requestTimeout stays 0 because /v1/stream and WebSocket responses live for minutes.

@@ -26,6 +26,11 @@ declare module 'fastify' {
   }
 }
 
+const EMPTY_ERROR_CODES: Record<number, ErrorCode> = {
+  400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large',
+  415: 'unsupported_media_type', 429: 'rate_limit_exceeded', 500: 'internal_error', 503: 'service_unavailable',
+};
+
 function fromFastifyError(err: FastifyError): ApiError {
   if (err instanceof ApiError) return err;
   if (err.validation) {
@@ -73,6 +78,32 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
     return reply.sendError(apiErr.code, apiErr.message, apiErr.extra);
   });
 
+  // Safety net for answers that bypass the error handler: an error with no body (e.g.
+  // @fastify/websocket's 404 to a GET without Upgrade) or Fastify's own router errors (malformed
+  // URL encoding, over-long path parameter: 414 becomes 400 bad_request, an id that long is
+  // malformed). Every non-2xx still carries the envelope.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (reply.statusCode < 400 || req.method === 'HEAD') return payload;
+    let frameworkCode: string | undefined;
+    if (payload !== undefined && payload !== null && payload !== '') {
+      if (typeof payload !== 'string' || !payload.startsWith('{"error":"')) return payload;
+      try {
+        frameworkCode = (JSON.parse(payload) as { code?: string }).code ?? '';
+      } catch {
+        return payload;
+      }
+    }
+    if (reply.statusCode === 414) reply.code(400);
+    const code = EMPTY_ERROR_CODES[reply.statusCode] ?? (reply.statusCode >= 500 ? 'internal_error' : 'bad_request');
+    let message: string = ERROR_CATALOGUE[code].message;
+    if (frameworkCode === 'FST_ERR_MAX_PARAM_LENGTH') message = 'A path parameter is too long.';
+    else if (frameworkCode === 'FST_ERR_BAD_URL') message = 'The URL is not valid (bad percent-encoding).';
+    else if (reply.statusCode === 404 && (req.routeOptions as { websocket?: boolean }).websocket) message = 'This endpoint speaks WebSocket only: send an Upgrade: websocket request.';
+    reply.type('application/json; charset=utf-8');
+    reply.removeHeader('content-length');
+    return JSON.stringify(errorBody(base(), code, message, String(req.id)));
+  });
+
   const routes = new RouteTable();
   app.decorate('routeTable', routes);
   app.addHook('onRoute', (route) => routes.add(route));
@@ -88,3 +119,15 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
     return reply.sendError('not_found', `No endpoint ${req.method} ${path}.`);
   });
 });
+
+/**
+ * Fastify's `frameworkErrors` option: router-level failures (malformed percent-encoding, a path
+ * parameter over maxParamLength) are answered before any route or hook runs; without this they
+ * would bypass the envelope. Both mean a malformed request, so 400 bad_request.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const base = (req.server as FastifyInstance | undefined)?.config?.publicBaseUrl ?? '';
+  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long.' : err.code === 'FST_ERR_BAD_URL' ? 'The URL is not valid (bad percent-encoding).' : 'The request is malformed.';
+  reply.code(400).header('X-Request-Id', String(req.id)).header('Access-Control-Allow-Origin', '*').type('application/json; charset=utf-8');
+  reply.send(JSON.stringify(errorBody(base, 'bad_request', message, String(req.id))));
+}
