@@ -48,8 +48,10 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
   };
 
   // Runs on a one-second timer: acquire the lock when standing by, check the session when active.
+  let tending = false;
   const tendLock = async () => {
-    if (stopped) return;
+    if (stopped || tending) return;
+    tending = true;
     try {
       if (!lockClient) {
         const c = new pg.Client({ connectionString: ctx.databaseUrl, application_name: 'lds-relay-lock' });
@@ -75,6 +77,8 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
     } catch (err) {
       log.warn({ err }, 'relay lock check failed');
       dropLock('lock session failed');
+    } finally {
+      tending = false;
     }
   };
 
