@@ -6,6 +6,10 @@ export const LADDER = [
   [5, 'Signed into Law'], [6, 'Vetoed'], [7, 'Failed / Dead'], [8, 'Chaptered (law)'],
 ];
 
+// Steps a bill must have passed to hold a status. The ladder is not linear: a veto or a signature
+// follows passage by both chambers, chaptering follows signing, and a failure can come at any step.
+const REACHED = { 2: [1], 3: [1, 2], 4: [1, 2, 3], 5: [1, 2, 3, 4], 6: [1, 2, 3, 4], 7: [1], 8: [1, 2, 3, 4, 5] };
+
 function h(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) {
@@ -91,7 +95,7 @@ export class BillPanel {
       if (id === status) {
         li.setAttribute('aria-current', 'step');
         li.classList.add('current');
-      } else if (status !== undefined && id < status && status <= 5 && id <= 4) {
+      } else if (status !== undefined && REACHED[status]?.includes(id)) {
         li.classList.add('done');
       }
       ol.append(li);
@@ -103,7 +107,8 @@ export class BillPanel {
     const s = h('section', { 'aria-label': 'History' }, h('h3', { text: 'History' }));
     if (r.status === 'rejected') return (s.append(this.failed(r)), s);
     if (r.value.length === 0) return (s.append(h('p', { class: 'muted', text: 'No actions recorded yet.' })), s);
-    const ol = h('ol', { class: 'history' });
+    // Newest first, numbered by step so the numbers keep their meaning.
+    const ol = h('ol', { class: 'history', reversed: '' });
     for (const step of [...r.value].reverse()) {
       ol.append(h('li', { class: step.history_major ? 'major' : '' }, h('time', { text: step.history_date }), ` ${step.body_name ?? ''}: ${step.history_action}`));
     }

@@ -49,7 +49,7 @@ export class MinuteChart {
     const data = this.window(now);
     const W = 600;
     const H = 180;
-    const pad = { l: 34, r: 8, t: 10, b: 24 };
+    const pad = { l: 48, r: 8, t: 10, b: 24 };
     const totals = data.map((d) => Object.values(d.counts).reduce((a, b) => a + b, 0));
     const max = Math.max(4, ...totals);
     const step = max <= 5 ? 1 : Math.ceil(max / 4);
