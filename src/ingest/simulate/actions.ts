@@ -28,7 +28,6 @@ interface Bill {
 
 type Rng = () => number;
 const pick = <T>(rng: Rng, xs: T[]): T => xs[Math.floor(rng() * xs.length)];
-const today = () => new Date().toISOString().slice(0, 10);
 
 const TOPICS = ['school funding', 'broadband access', 'water rights', 'prescription drug prices', 'rural hospitals', 'short-term rentals', 'election audits', 'wildfire prevention', 'child care subsidies', 'data privacy', 'transit safety', 'property tax relief'];
 const VERBS = ['Relating to', 'Concerning', 'An act relating to', 'Providing for', 'Establishing'];
