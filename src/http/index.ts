@@ -36,7 +36,7 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
   let ownRedis: Redis | undefined;
   let redis = app.deps.redis as Redis | undefined;
   if (!redis && app.config.redisUrl) {
-    ownRedis = new Redis(app.config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    ownRedis = new Redis(app.config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
     ownRedis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
     redis = ownRedis;
   }
