@@ -44,6 +44,8 @@ export interface DeliveryContext {
   outbound: Outbound;
   log?: Logger;
   random?: () => number;
+  /** batched completion (workers); a single statement per attempt otherwise */
+  complete?: (d: ClaimedDelivery, o: AttemptOutcome) => Promise<boolean>;
 }
 
 export interface AttemptReport extends AttemptOutcome {
@@ -66,7 +68,7 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
   }
   const failure = handler.judge(res);
   const outcome = decide(ctx, d, res, failure, startedAt);
-  const fenced = await completeAttempt(ctx.db, d, outcome);
+  const fenced = ctx.complete ? await ctx.complete(d, outcome) : await completeAttempt(ctx.db, d, outcome);
   if (fenced && outcome.status === 'delivered' && handler.afterDelivered) {
     await handler.afterDelivered(ctx.db, d, res).catch((err) => ctx.log?.warn({ err, delivery: d.public_id }, 'after-delivery step failed'));
   }

@@ -77,30 +77,94 @@ export interface AttemptOutcome {
   deactivate?: string;
 }
 
-/** Records one attempt and its outcome; returns false when the claim was lost (lease expired and re-claimed). */
-export async function completeAttempt(db: Queryable, d: Pick<ClaimedDelivery, 'id' | 'attempts' | 'subscription_id'>, o: AttemptOutcome): Promise<boolean> {
-  const { rows } = await db.query<{ fenced: boolean }>(
-    `WITH upd AS (
-       UPDATE deliveries SET status = $3, next_attempt_at = coalesce($4, next_attempt_at), locked_until = NULL,
-         last_status_code = $5, last_error = $6, delivered_at = CASE WHEN $3 = 'delivered' THEN now() ELSE delivered_at END
-       WHERE id = $1 AND attempts = $2 AND status = 'in_flight'
-       RETURNING id
+export interface Completion {
+  d: Pick<ClaimedDelivery, 'id' | 'attempts' | 'subscription_id'>;
+  o: AttemptOutcome;
+}
+
+/**
+ * Records attempts and their outcomes in one statement; returns the ids whose claim still held
+ * (fenced: a claim that expired and was re-claimed by another worker does not overwrite it).
+ */
+export async function completeAttempts(db: Queryable, items: Completion[]): Promise<Set<number>> {
+  const col = <T>(f: (c: Completion) => T) => items.map(f);
+  const { rows } = await db.query<{ id: number }>(
+    `WITH input AS (
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::bigint[])
+         AS t(id, attempt, status, next_at, code, error, started, dur, excerpt, deactivate, sub_id)
+     ), upd AS (
+       UPDATE deliveries d SET status = i.status, next_attempt_at = coalesce(i.next_at, d.next_attempt_at), locked_until = NULL,
+         last_status_code = i.code, last_error = i.error, delivered_at = CASE WHEN i.status = 'delivered' THEN now() ELSE d.delivered_at END
+       FROM input i WHERE d.id = i.id AND d.attempts = i.attempt AND d.status = 'in_flight'
+       RETURNING d.id
      ), att AS (
        INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, next_attempt_at)
-       VALUES ($1, $2, $7, $8, $5, $6, $9, $4) ON CONFLICT (delivery_id, attempt) DO NOTHING
+       SELECT id, attempt, started, dur, code, error, excerpt, next_at FROM input ON CONFLICT (delivery_id, attempt) DO NOTHING
+     ), last AS (
+       SELECT DISTINCT ON (i.sub_id) i.sub_id, i.status, i.code, i.deactivate FROM input i JOIN upd ON upd.id = i.id
+       ORDER BY i.sub_id, (i.deactivate IS NOT NULL) DESC, i.started DESC
      ), sub AS (
-       UPDATE subscriptions SET last_delivery_at = now(), last_delivery_status = $3, last_status_code = $5,
-         active = CASE WHEN $10::text IS NOT NULL THEN false ELSE active END,
-         deactivated_reason = CASE WHEN $10::text IS NOT NULL AND active THEN $10 ELSE deactivated_reason END,
-         deactivated_at = CASE WHEN $10::text IS NOT NULL AND active THEN now() ELSE deactivated_at END,
-         updated_at = CASE WHEN $10::text IS NOT NULL THEN now() ELSE updated_at END
-       WHERE id = $11 AND EXISTS (SELECT 1 FROM upd)
-         AND ($10::text IS NOT NULL OR last_delivery_status IS DISTINCT FROM $3 OR last_delivery_at IS NULL OR last_delivery_at < now() - interval '1 second')
+       UPDATE subscriptions s SET last_delivery_at = now(), last_delivery_status = l.status, last_status_code = l.code,
+         active = CASE WHEN l.deactivate IS NOT NULL THEN false ELSE s.active END,
+         deactivated_reason = CASE WHEN l.deactivate IS NOT NULL AND s.active THEN l.deactivate ELSE s.deactivated_reason END,
+         deactivated_at = CASE WHEN l.deactivate IS NOT NULL AND s.active THEN now() ELSE s.deactivated_at END,
+         updated_at = CASE WHEN l.deactivate IS NOT NULL THEN now() ELSE s.updated_at END
+       FROM last l
+       WHERE s.id = l.sub_id
+         AND (l.deactivate IS NOT NULL OR s.last_delivery_status IS DISTINCT FROM l.status OR s.last_delivery_at IS NULL OR s.last_delivery_at < now() - interval '1 second')
      )
-     SELECT EXISTS (SELECT 1 FROM upd) AS fenced`,
-    [d.id, d.attempts, o.status, o.nextAttemptAt, o.statusCode, o.error, o.startedAt, o.durationMs, o.responseExcerpt.slice(0, 1024), o.deactivate ?? null, d.subscription_id],
+     SELECT id FROM upd`,
+    [
+      col((c) => c.d.id), col((c) => c.d.attempts), col((c) => c.o.status), col((c) => c.o.nextAttemptAt), col((c) => c.o.statusCode), col((c) => c.o.error),
+      col((c) => c.o.startedAt), col((c) => c.o.durationMs), col((c) => c.o.responseExcerpt.slice(0, 1024)), col((c) => c.o.deactivate ?? null), col((c) => c.d.subscription_id),
+    ],
   );
-  return rows[0].fenced;
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+export async function completeAttempt(db: Queryable, d: Completion['d'], o: AttemptOutcome): Promise<boolean> {
+  return (await completeAttempts(db, [{ d, o }])).has(Number(d.id));
+}
+
+/**
+ * Groups completions of concurrent requests into one statement (flushed when `max` wait or after
+ * `delayMs`), so a worker's database round trips per delivery stay well below one. A failed
+ * statement (deadlock, lost connection) is retried once, then reported to every waiter.
+ */
+export class CompletionBatcher {
+  private queue: { c: Completion; resolve: (fenced: boolean) => void; reject: (e: unknown) => void }[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly db: Queryable, private readonly max = 32, private readonly delayMs = 3) {}
+
+  complete(d: Completion['d'], o: AttemptOutcome): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ c: { d, o }, resolve, reject });
+      if (this.queue.length >= this.max) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+    });
+  }
+
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.queue.splice(0);
+    if (batch.length === 0) return;
+    // one row per delivery and statement (a delivery cannot be completed twice in one statement)
+    batch.sort((a, b) => a.c.d.subscription_id - b.c.d.subscription_id);
+    let fenced: Set<number> | undefined;
+    let error: unknown;
+    for (let i = 0; i < 2 && !fenced; i++) {
+      try {
+        fenced = await completeAttempts(this.db, batch.map((b) => b.c));
+      } catch (err) {
+        error = err;
+      }
+    }
+    for (const b of batch) {
+      if (fenced) b.resolve(fenced.has(Number(b.c.d.id)));
+      else b.reject(error);
+    }
+  }
 }
 
 /** Seconds before attempt n+1 (n = attempts made so far), with ±10% jitter; undefined when exhausted. */

@@ -4,7 +4,7 @@
 import type { Background, BackgroundContext } from '../background.js';
 import { attemptDelivery, type DeliveryContext } from './deliver.js';
 import { Outbound } from './outbound.js';
-import { claimDue, queueEvents } from './queue.js';
+import { claimDue, CompletionBatcher, queueEvents } from './queue.js';
 import type { Resolver } from './guard.js';
 
 /** Deliveries in flight per subscription in one worker: a hanging receiver holds at most these. */
@@ -32,6 +32,7 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
   const perSub = opts.perSubscription ?? PER_SUBSCRIPTION;
   const leaseMs = config.webhookTimeoutMs + (opts.leaseMarginMs ?? LEASE_MARGIN_MS);
   const pollMs = opts.pollMs ?? 250;
+  const minBatch = Math.max(1, Math.floor(concurrency / 8));
   const outbound = new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs, resolver: opts.resolver, connectionsPerOrigin: perSub * 2 });
   let running = true;
   let crashed = false;
@@ -42,7 +43,8 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
       return Reflect.get(target, prop, receiver);
     },
   });
-  const dctx: DeliveryContext = { db: fencedDb, config, outbound, log };
+  const batcher = new CompletionBatcher(fencedDb);
+  const dctx: DeliveryContext = { db: fencedDb, config, outbound, log, complete: (d, o) => batcher.complete(d, o) };
   let inFlight = 0;
   const pending = new Set<Promise<void>>();
   let wake: (() => void) | undefined;
@@ -86,7 +88,9 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
             if (!crashed) log.warn({ err, delivery: d.public_id }, 'delivery attempt failed to record');
           } finally {
             inFlight--;
-            onWake();
+            // Claim in batches: waking the loop for every finished request would double the
+            // queries per delivery under load.
+            if (concurrency - inFlight >= minBatch) onWake();
           }
         })();
         pending.add(p);

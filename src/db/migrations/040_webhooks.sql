@@ -26,3 +26,5 @@ ALTER TABLE deliveries ADD COLUMN target jsonb;
 CREATE INDEX deliveries_pair_open ON deliveries (subscription_id, bill_id, id) WHERE status IN ('pending', 'in_flight');
 CREATE INDEX deliveries_failed ON deliveries (subscription_id, created_at) WHERE status = 'failed';
 CREATE INDEX subscriptions_org ON subscriptions (org_name, created_at) WHERE deleted_at IS NULL;
+-- The claim's per-subscription scan of due deliveries.
+CREATE INDEX deliveries_sub_due ON deliveries (subscription_id, next_attempt_at, id) WHERE status IN ('pending', 'in_flight');
