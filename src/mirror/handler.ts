@@ -1,11 +1,117 @@
-// Push-mirror deliveries: rendered in LegiScan's Push wire format (see wire.ts).
+// Push-mirror deliveries through the webhook machinery (queue, retries, address guard, attempt
+// log), rendered in LegiScan's Push wire format at send time, so a retry pushes the bill as it is
+// now. A receiver's reply decides the outcome the way LegiScan's reference listener answers:
+// {"status":"OK"} delivered; {"status":"OK","missing":{...}} delivered, then the requested bills,
+// sponsors (as person) and votes (as roll_call) are pushed; {"status":"ERROR"}, non-JSON or
+// non-2xx is a failed attempt retried on the webhook schedule.
+import type { Pool, Queryable } from '../db/pool.js';
 import type { KindHandler } from '../webhooks/deliver.js';
+import { newMessageId } from '../webhooks/dispatcher.js';
+import type { OutboundResult } from '../webhooks/outbound.js';
+import type { ClaimedDelivery } from '../webhooks/queue.js';
+import { REASON_NAMES, renderBill, renderPerson, renderRollCall } from './wire.js';
+
+/** LegiScan datetime: "YYYY-MM-DD HH:MM:SS" (UTC); never pushed yet = "0000-00-00 00:00:00". */
+const lsDateTime = (t: Date | null) => (t ? t.toISOString().slice(0, 19).replace('T', ' ') : '0000-00-00 00:00:00');
+
+/** A push body with exactly one root key. */
+export async function renderPush(db: Queryable, target: Record<string, unknown>, lastPush: Date | null, reasonIds: number[] = []): Promise<Record<string, unknown>> {
+  switch (target.root) {
+    case 'bill': {
+      const reasons = Object.fromEntries(reasonIds.map((r) => [String(r), REASON_NAMES[r] ?? 'Unknown']));
+      const bill = await renderBill(db, Number(target.bill_id), reasons, lsDateTime(lastPush));
+      if (!bill) throw new Error(`bill ${target.bill_id} not found`);
+      return { bill };
+    }
+    case 'roll_call': {
+      const rc = await renderRollCall(db, Number(target.roll_call_id));
+      if (!rc) throw new Error(`roll call ${target.roll_call_id} not found`);
+      return { roll_call: rc };
+    }
+    case 'person': {
+      const person = await renderPerson(db, Number(target.people_id));
+      if (!person) throw new Error(`person ${target.people_id} not found`);
+      return { person };
+    }
+    default:
+      return samplePush(db);
+  }
+}
+
+/** A real-format bill push of the most recently updated bill, for test calls. */
+export async function samplePush(db: Queryable): Promise<Record<string, unknown>> {
+  const { rows } = await db.query<{ bill_id: number }>('SELECT bill_id FROM bills ORDER BY updated DESC, bill_id DESC LIMIT 1');
+  const bill = rows[0] ? await renderBill(db, rows[0].bill_id, { '2': 'StatusChange' }, lsDateTime(null)) : undefined;
+  return { bill: bill ?? SAMPLE_BILL };
+}
+
+const SAMPLE_BILL = {
+  bill_id: 0, change_hash: '', session_id: 0, session: { session_id: 0, state_id: 52, year_start: 2026, year_end: 2026, prefile: 0, sine_die: 0, prior: 0, special: 0, session_tag: '', session_title: 'Sample', session_name: 'Sample' },
+  url: '', state_link: '', completed: 0, status: 1, status_date: '0000-00-00', progress: [{ date: '0000-00-00', event: 1 }], state: 'US', state_id: 52,
+  bill_number: 'HR0', bill_type: 'B', bill_type_id: '1', body: 'H', body_id: 114, current_body: 'H', current_body_id: 114, title: 'Sample bill', description: 'Sample bill',
+  pending_committee_id: 0, committee: [], referrals: [], history: [], sponsors: [], sasts: [], subjects: [], texts: [], votes: [], amendments: [], supplements: [], calendar: [],
+  last_push: '0000-00-00 00:00:00', reasons: { '2': 'StatusChange' },
+};
+
+/** The receiver's `status`, or undefined for a non-JSON reply. */
+export function receiverStatus(body: string): { status?: string; message?: string; missing?: Record<string, unknown> } {
+  try {
+    const j = JSON.parse(body) as { status?: unknown; alert?: { message?: unknown }; missing?: unknown };
+    return {
+      status: typeof j.status === 'string' ? j.status : undefined,
+      message: typeof j.alert?.message === 'string' ? j.alert.message : undefined,
+      missing: j.missing && typeof j.missing === 'object' ? (j.missing as Record<string, unknown>) : undefined,
+    };
+  } catch {
+    return {};
+  }
+}
+
+export function judgeMirror(res: OutboundResult): string | undefined {
+  if (res.error) return res.error;
+  if (res.status === null || res.status < 200 || res.status >= 300) return `HTTP ${res.status}`;
+  const r = receiverStatus(res.body);
+  if (r.status === undefined) return 'receiver reply is not JSON with a status';
+  if (r.status.toUpperCase() !== 'OK') return `receiver replied ${r.status}${r.message ? `: ${r.message}` : ''}`;
+  return undefined;
+}
+
+const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0).slice(0, 500) : []);
+
+/** Queues the children a receiver asked for (bills, sponsors as person, votes as roll_call). */
+export async function queueMissing(db: Queryable, d: Pick<ClaimedDelivery, 'subscription_id' | 'change_id' | 'is_test'>, missing: Record<string, unknown>): Promise<number> {
+  const rows: { type: string; target: object; bill_id: number | null }[] = [
+    ...ids(missing.bills).map((id) => ({ type: `bill:${id}`, target: { root: 'bill', bill_id: id }, bill_id: id })),
+    ...ids(missing.sponsors).map((id) => ({ type: `person:${id}`, target: { root: 'person', people_id: id }, bill_id: null })),
+    ...ids(missing.votes).map((id) => ({ type: `roll_call:${id}`, target: { root: 'roll_call', roll_call_id: id }, bill_id: null })),
+  ];
+  if (rows.length === 0) return 0;
+  const res = await db.query(
+    `INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target, is_test)
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::boolean[])
+     ON CONFLICT (subscription_id, change_id, event_type) DO NOTHING`,
+    [
+      rows.map(() => newMessageId()), rows.map(() => d.subscription_id), rows.map(() => d.change_id), rows.map((r) => r.type), rows.map((r) => r.bill_id),
+      rows.map(() => JSON.stringify({ requested: true })), rows.map((r) => JSON.stringify(r.target)), rows.map(() => d.is_test),
+    ],
+  );
+  return res.rowCount ?? 0;
+}
 
 export const mirrorHandler: KindHandler = {
-  async render(_db, d) {
-    return { body: JSON.stringify(d.payload) };
+  async render(db: Pool, d: ClaimedDelivery) {
+    const { rows } = await db.query<{ last: Date | null }>(
+      `SELECT max(delivered_at) AS last FROM deliveries WHERE subscription_id = $1 AND status = 'delivered'`,
+      [d.subscription_id],
+    );
+    const target = d.target ?? { root: 'sample' };
+    const reasons = target.reason_id !== undefined ? [Number(target.reason_id)] : [];
+    const body = await renderPush(db, target, rows[0]?.last ?? null, reasons);
+    return { body: JSON.stringify(body), headers: { authorization: `Token ${d.secret}` } };
   },
-  judge(res) {
-    return res.error ?? (res.status !== null && res.status >= 200 && res.status < 300 ? undefined : `HTTP ${res.status}`);
+  judge: judgeMirror,
+  async afterDelivered(db, d, res) {
+    const { missing } = receiverStatus(res.body);
+    if (missing) await queueMissing(db, d, missing);
   },
 };

@@ -1,0 +1,31 @@
+// The push-mirror's wire format as documented in the OpenAPI description.
+export const MIRROR_DOC = `Wire format: one JSON object per POST, Content-Type application/json, Authorization: Token <token>, exactly one root key:
+- bill: the full getBill shape (session object, progress, history, sponsors, texts, votes, amendments, supplements, sasts, subjects, calendar,
+  referrals, committee) plus last_push ("YYYY-MM-DD HH:MM:SS" of the mirror's last successful push) and reasons (object keyed by LegiScan
+  reason id: {"2":"StatusChange"}); sent for every matching change (one push per change, whatever the number of matching events).
+- roll_call: getRollCall with member votes [{people_id, vote_id, vote_text}], sent after the bill push for Vote changes and when asked for.
+- person: getPerson, sent when the receiver asks for sponsors.
+LegiScan conventions: 0/1 integer flags, "0000-00-00" for unknown dates, bill_type_id and party_id as strings, LegiScan status, progress,
+sponsor-type, text-type, vote, body and reason codes; people_id is LegiScan's where the person came from LegiScan, ours otherwise.
+Status mapping (our ladder → LegiScan status/progress): 1 Introduced → 1/1; 2 In Committee → 1/9 (Refer); 3 Passed One Chamber → 2/2
+(Engrossed); 4 Passed Both Chambers → 4/4 (Passed); 5 Signed into Law → 4/4; 6 Vetoed → 5/5; 7 Failed / Dead → 6/6; 8 Chaptered → 4/8.
+Bills imported from LegiScan keep LegiScan's own status code.
+Receiver replies: {"status":"OK"} = delivered; {"status":"OK","missing":{"bills":[...],"sponsors":[people_id...],"votes":[roll_call_id...]}}
+= delivered, then each requested bill, person and roll_call is pushed (texts, amendments and supplements are not pushed: no documents);
+{"status":"ERROR","alert":{"message":"..."}}, a non-JSON reply or a non-2xx status = failed attempt, retried on the webhook schedule.
+Example push (abridged):
+{"bill":{"bill_id":1234567,"change_hash":"0f3c...","session_id":2100,"session":{"session_id":2100,"state_id":47,"year_start":2025,
+"year_end":2026,"prefile":0,"sine_die":0,"prior":0,"special":0,"session_tag":"Regular Session","session_title":"2025-2026 Regular Session",
+"session_name":"69th Legislature"},"url":"https://legiscan.com/WA/bill/SB5048/2025","state_link":"https://app.leg.wa.gov/...","completed":0,
+"status":2,"status_date":"2025-03-08","progress":[{"date":"2025-01-09","event":1},{"date":"2025-03-08","event":2}],"state":"WA","state_id":47,
+"bill_number":"SB5048","bill_type":"B","bill_type_id":"1","body":"S","body_id":98,"current_body":"H","current_body_id":97,"title":"...",
+"description":"...","pending_committee_id":0,"committee":[],"referrals":[],"history":[{"date":"2025-01-09","action":"First reading",
+"chamber":"S","chamber_id":98,"importance":1}],"sponsors":[{"people_id":14833,"person_hash":"0yzln07v","party_id":"1","state_id":47,
+"party":"D","role_id":2,"role":"Sen","name":"Mark Mullet","first_name":"Mark","middle_name":"","last_name":"Mullet","suffix":"","nickname":"",
+"district":"SD-005","ftm_eid":0,"votesmart_id":0,"opensecrets_id":"","knowwho_pid":0,"ballotpedia":"","bioguide_id":"","sponsor_type_id":1,
+"sponsor_order":1,"committee_sponsor":0,"committee_id":0,"state_federal":0}],"sasts":[],"subjects":[{"subject_id":3309,"subject_name":"Education"}],
+"texts":[],"votes":[{"roll_call_id":1270854,"date":"2025-03-08","desc":"Third Reading","yea":48,"nay":0,"nv":0,"absent":1,"total":49,
+"passed":1,"chamber":"S","chamber_id":98,"url":"...","state_link":"..."}],"amendments":[],"supplements":[],"calendar":[],
+"last_push":"2025-03-01 12:00:00","reasons":{"2":"StatusChange"}}}
+{"roll_call":{"roll_call_id":1270854,"bill_id":1234567,"date":"2025-03-08","desc":"Third Reading","yea":48,"nay":0,"nv":0,"absent":1,
+"total":49,"passed":1,"chamber":"S","chamber_id":98,"url":"...","state_link":"...","votes":[{"people_id":14833,"vote_id":1,"vote_text":"Yea"}]}}`;
