@@ -76,11 +76,13 @@ try {
   await db.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end) VALUES (19000000, 43, 2026, 2026)`);
   await db.query(`INSERT INTO bills (bill_id, state_id, session_id, bill_number, bill_number_key, body_id, current_body_id, title)
                   SELECT g, 43, 19000000, 'HB' || g, 'HB' || g, 89, 89, 'Bench bill ' || g FROM generate_series(19000000, 19000999) g`);
+  let billCursor = 0;
   const stamp = async (n) => {
+    billCursor += n;
     const { rows } = await db.query(
       `INSERT INTO changes (bill_id, state_id, reason_id, old_status, new_status, seq, changed_at)
-       SELECT 19000000 + (g % 1000), 43, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g, clock_timestamp() + g * interval '1 microsecond'
-       FROM generate_series(1, $1) g RETURNING change_id`, [n]);
+       SELECT 19000000 + (($2 + g) % 1000), 43, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g, clock_timestamp() + g * interval '1 microsecond'
+       FROM generate_series(1, $1) g RETURNING change_id`, [n, billCursor]);
     return { at: Date.now(), ids: rows.map((r) => r.change_id) };
   };
   const ctx = { config, db, dbRead: db, databaseUrl: u.toString(), bus: new MemoryBus(), log: createLogger('silent', { pretty: false }) };
@@ -104,7 +106,7 @@ try {
   const hangSecret = generateSecret();
   await createSubscription(db, { apiKeyId: keys[2].api_key_id, orgName: 'bench', kind: 'webhook', url: `http://127.0.0.1:${hangPort}/hook`, events: ['status_change'], states: [], subjects: [], secret: hangSecret });
   const commits = new Map();
-  const perTick = 2; // changes every 100 ms x 51 subscriptions ~ 1,000 deliveries/s
+  const perTick = Number(process.env.BENCH_TICK_CHANGES ?? 1); // changes every 100 ms; x 50 subscriptions = 500 deliveries/s per change
   const end = Date.now() + LATENCY_SECONDS * 1000;
   while (Date.now() < end) {
     const { at, ids } = await stamp(perTick);

@@ -3,6 +3,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Background, BackgroundContext } from '../../src/background.js';
 import { createLogger } from '../../src/logger.js';
+import { createBus } from '../../src/bus/index.js';
+import { MemoryBus } from '../../src/bus/memory.js';
 import { startDispatcher } from '../../src/webhooks/dispatcher.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/worker.js';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -298,6 +300,28 @@ describe('crash safety and concurrency', () => {
     for (const g of r.received) verify(sub.secret, g);
     const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN subscriptions s ON s.id = d.subscription_id WHERE s.public_id = $1`, [sub.data.id]);
     expect(rows[0].n).toBe(120);
+  });
+
+  it(`wakes on bus events through the durable consumer (${process.env.NATS_URL ? 'NATS JetStream' : 'in-process bus'}), not only on the poll`, async () => {
+    const bus = process.env.NATS_URL ? await createBus(t.config, ctx.log, { namespace: `whtest${Date.now()}` }) : new MemoryBus();
+    try {
+      const r = await receiver();
+      const sub = await subscribe(r.url, ['bill_introduced']);
+      const b = await bill();
+      // the poll is far away: only the bus can wake this dispatcher after its start-up catch-up
+      const d = await startDispatcher({ ...ctx, bus }, { pollMs: 600_000 });
+      running.push(d);
+      await worker();
+      const changeId = await stampChange(t.db.pool, { bill_id: b, reason: 'NewBill' });
+      const { rows } = await t.db.pool.query(`SELECT seq, to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS changed_at FROM changes WHERE change_id = $1`, [changeId]);
+      await bus.publish([{ change_id: changeId, seq: rows[0].seq, changed_at: rows[0].changed_at, bill_id: b, bill_number: 'HB1', state: 'TX', title: '', reason_id: 1, reason: 'NewBill', old_status: null, new_status: null, detail: {} }]);
+      const [got] = await r.waitFor(1);
+      expect((verify(sub.secret, got) as { data: { bill: { bill_id: number } } }).data.bill.bill_id).toBe(b);
+      await d.stop();
+      running.splice(running.indexOf(d), 1);
+    } finally {
+      await bus.close();
+    }
   });
 
   it('catches up from the change log after a dispatcher outage, without duplicates', async () => {
