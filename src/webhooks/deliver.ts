@@ -46,6 +46,8 @@ export interface DeliveryContext {
   random?: () => number;
   /** batched completion (workers); a single statement per attempt otherwise */
   complete?: (d: ClaimedDelivery, o: AttemptOutcome) => Promise<boolean>;
+  /** called once the HTTP exchange is over, before the outcome is recorded */
+  onResponse?: () => void;
 }
 
 export interface AttemptReport extends AttemptOutcome {
@@ -66,6 +68,7 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
   } catch (err) {
     res = { status: null, headers: {}, body: '', duration_ms: Date.now() - startedAt.getTime(), error: `render failed: ${(err as Error).message}`, blocked: false };
   }
+  ctx.onResponse?.();
   const failure = handler.judge(res);
   const outcome = decide(ctx, d, res, failure, startedAt);
   const fenced = ctx.complete ? await ctx.complete(d, outcome) : await completeAttempt(ctx.db, d, outcome);

@@ -64,7 +64,8 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
 
   const loop = (async () => {
     while (running) {
-      const free = concurrency - inFlight;
+      // HTTP slots free up as soon as a response is in; the outcome is recorded in batches after.
+      const free = Math.min(concurrency - inFlight, 2 * concurrency - pending.size);
       if (free <= 0) {
         await sleep(pollMs);
         continue;
@@ -79,18 +80,24 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
       }
       for (const d of claimed) {
         inFlight++;
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          inFlight--;
+          // Claim in batches: waking the loop for every finished request would double the
+          // queries per delivery under load.
+          if (concurrency - inFlight >= minBatch) onWake();
+        };
         const p: Promise<void> = (async () => {
           try {
             if (crashed) return;
-            await attemptDelivery(dctx, d);
+            await attemptDelivery({ ...dctx, onResponse: release }, d);
           } catch (err) {
             // The claim stays in_flight and expires; another attempt follows. Nothing is lost.
             if (!crashed) log.warn({ err, delivery: d.public_id }, 'delivery attempt failed to record');
           } finally {
-            inFlight--;
-            // Claim in batches: waking the loop for every finished request would double the
-            // queries per delivery under load.
-            if (concurrency - inFlight >= minBatch) onWake();
+            release();
           }
         })();
         pending.add(p);

@@ -28,3 +28,5 @@ CREATE INDEX deliveries_failed ON deliveries (subscription_id, created_at) WHERE
 CREATE INDEX subscriptions_org ON subscriptions (org_name, created_at) WHERE deleted_at IS NULL;
 -- The claim's per-subscription scan of due deliveries.
 CREATE INDEX deliveries_sub_due ON deliveries (subscription_id, next_attempt_at, id) WHERE status IN ('pending', 'in_flight');
+-- "How many deliveries of this subscription are in flight?" without visiting its whole backlog.
+CREATE INDEX deliveries_sub_in_flight ON deliveries (subscription_id, locked_until) WHERE status = 'in_flight';
