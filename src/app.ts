@@ -2,6 +2,7 @@
 // buildApp(config, deps) receives ready connections (pools, bus, redis) so tests can swap an edge
 // (clock, outbound HTTP) while keeping the real PostgreSQL.
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
@@ -52,10 +53,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     genReqId: () => randomUUID(),
     frameworkErrors,
     bodyLimit: config.bodyLimit,
-    // Slow-client protection that does not cut the long-lived stream: headers must arrive quickly,
-    // but requestTimeout stays 0 because /v1/stream and WebSocket responses live for minutes.
+    // Slow-client protection that does not cut the long-lived stream: a request's headers must
+    // arrive within HEADERS_TIMEOUT_MS (checked every second, not Node's default 30 s), but
+    // requestTimeout stays 0 because /v1/stream and WebSocket responses live for minutes.
+    serverFactory: (handler) => {
+      const server = http.createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: 0, connectionsCheckingInterval: 1000 }, handler);
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
     connectionTimeout: 0,
-    keepAliveTimeout: 72_000,
     requestTimeout: 0,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -70,7 +76,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('dbRead', deps.dbRead ?? deps.db);
   app.decorate('deps', deps);
   app.decorate('clock', deps.clock ?? (() => new Date()));
-  app.server.headersTimeout = 10_000;
 
   await app.register(envelopePlugin);
   await app.register(httpPlugin);
