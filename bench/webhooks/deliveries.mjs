@@ -69,6 +69,7 @@ try {
 
   // --- service: subscriptions, bills, dispatcher + worker --------------------------------------
   const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.test', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? '64' });
+  results.worker_concurrency = config.workerConcurrency;
   const keys = [await createKey(db, { org: 'bench' }), await createKey(db, { org: 'bench' }), await createKey(db, { org: 'bench' })];
   for (let i = 0; i < RECEIVERS; i++) {
     await createSubscription(db, { apiKeyId: keys[i % 2].api_key_id, orgName: 'bench', kind: 'webhook', url: `http://127.0.0.1:${ports[i]}/hook`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
