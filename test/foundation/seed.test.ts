@@ -1,5 +1,8 @@
 // The demo corpus: same seed, same rows; a different seed, different rows; and every edge case
 // the spec names, checked by querying the database.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billNumberKey } from '../../src/api/bills/number.js';
 import { seed } from '../../src/ingest/seed.js';
@@ -23,19 +26,55 @@ async function fingerprint(db: TestDatabase): Promise<Record<string, string>> {
   return out;
 }
 
+// Every index and constraint of the schema, as the catalog defines them.
+async function schemaShape(db: TestDatabase): Promise<string[]> {
+  const { rows } = await db.pool.query<{ d: string }>(`
+    SELECT tablename || ': ' || indexdef AS d FROM pg_indexes WHERE schemaname = 'public'
+    UNION ALL
+    SELECT conrelid::regclass::text || ': ' || conname || ' ' || pg_get_constraintdef(oid) || ' valid=' || convalidated FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+    ORDER BY 1`);
+  return rows.map((r) => r.d);
+}
+
 let a: TestDatabase;
 let b: TestDatabase;
 let c: TestDatabase;
 let printA: Record<string, string>;
+let shapeBefore: string[];
 
 beforeAll(async () => {
   [a, b, c] = await Promise.all([freshDatabase(4), freshDatabase(4), freshDatabase(4)]);
+  shapeBefore = await schemaShape(a);
   await seed(a.pool, { bills: BILLS, seed: 7 });
   printA = await fingerprint(a);
 }, 300_000);
 
 afterAll(async () => {
   await Promise.all([a?.drop(), b?.drop(), c?.drop()]);
+});
+
+describe('seed bulk load', () => {
+  it('leaves every index and constraint exactly as the migrations built them', async () => {
+    expect(shapeBefore.length).toBeGreaterThan(100);
+    expect(shapeBefore.some((d) => d.includes('USING gin (search)'))).toBe(true);
+    expect(await schemaShape(a)).toEqual(shapeBefore);
+  });
+
+  it('rolls back completely when the load fails, keeping the previous corpus, indexes and constraints', async () => {
+    const d = await freshDatabase(2);
+    try {
+      await seed(d.pool, { bills: 50, seed: 3 });
+      const before = await fingerprint(d);
+      // A check the 20th bill violates: COPY fails midway, after TRUNCATE and the index drops.
+      await d.pool.query(`ALTER TABLE bills ADD CONSTRAINT seed_test_limit CHECK (bill_id < 10000020) NOT VALID`);
+      await expect(seed(d.pool, { bills: 50, seed: 4 })).rejects.toThrow(/seed_test_limit/);
+      await d.pool.query(`ALTER TABLE bills DROP CONSTRAINT seed_test_limit`);
+      expect(await fingerprint(d)).toEqual(before);
+      expect(await schemaShape(d)).toEqual(shapeBefore);
+    } finally {
+      await d.drop();
+    }
+  }, 300_000);
 });
 
 describe('seed determinism', () => {
@@ -51,6 +90,19 @@ describe('seed determinism', () => {
     expect(printC.bills).not.toBe(printA.bills);
     expect(printC.people).not.toBe(printA.people);
     expect(printC.bill_texts).not.toBe(printA.bill_texts);
+  }, 300_000);
+
+  it('gives the same rows from the compiled command, which generates in a worker thread', async () => {
+    const d = await freshDatabase(2);
+    try {
+      const bin = path.resolve(import.meta.dirname, '../../bin/lds.js');
+      const { stdout } = await promisify(execFile)(process.execPath, [bin, 'seed', '--scale', String(BILLS), '--seed', '7'],
+        { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: d.url }, timeout: 120_000 });
+      expect(stdout).toMatch(/bills\s+600/);
+      expect(await fingerprint(d)).toEqual(printA);
+    } finally {
+      await d.drop();
+    }
   }, 300_000);
 
   it('re-seeding replaces the demo corpus and leaves keys alone', async () => {

@@ -37,7 +37,8 @@ const VOLUME: Record<string, number> = { NY: 3, NJ: 2.5, US: 3, TX: 2, MA: 2, CA
 /** How bills spread over jurisdictions (busier legislatures file more). */
 export const stateWeights = (ctx: SeedContext): [StateRow, number][] => ctx.states.map((s) => [s, VOLUME[s.state_abbr] ?? 1]);
 
-const STATUS_WEIGHTS = [[1, 25], [2, 35], [3, 12], [4, 5], [5, 10], [6, 1], [7, 8], [8, 4]] as const;
+// Most bills never leave committee; a minority reach a floor vote (and a roll call).
+const STATUS_WEIGHTS = [[1, 28], [2, 45], [3, 7], [4, 3], [5, 8], [6, 1], [7, 6], [8, 2]] as const;
 
 function titleFor(rng: Rng, abbr: string, type: number, subject: string): string {
   const phrase = rng.pick(TITLE_PHRASES[subject] ?? TITLE_PHRASES.default);
@@ -132,7 +133,7 @@ export function generateBill(w: World, t: BillBuffers, index: number): { bill_id
     }
   }
 
-  for (const v of path.votes) writeRollCall(rng, t, ++w.ids.rollCall, billId, abbr, v, w.people.get(v.body_id) ?? [], `${url}/votes`);
+  for (const v of path.votes) if (v.recorded) writeRollCall(rng, t, ++w.ids.rollCall, billId, abbr, v, w.people.get(v.body_id) ?? [], `${url}/votes`);
 
   // Companion bills in the other chamber: "Same As" / "Similar To" cross-references.
   const compKey = `${session.session_id}:${other?.body_id ?? origin.body_id}`;

@@ -40,9 +40,13 @@ export class CopyBuffer {
   constructor(readonly table: string, readonly columns: readonly string[]) {}
 
   row(values: Cell[]): void {
-    const cells = new Array<string>(values.length);
-    for (let i = 0; i < values.length; i++) cells[i] = encodeCell(values[i]);
-    const line = cells.join('\t') + '\n';
+    let line = encodeCell(values[0]);
+    for (let i = 1; i < values.length; i++) line += '\t' + encodeCell(values[i]);
+    this.line(line + '\n');
+  }
+
+  /** A row already in COPY text form, newline included (hot paths with numeric cells only). */
+  line(line: string): void {
     this.lines.push(line);
     this.size += line.length;
     this.count++;
@@ -73,7 +77,8 @@ export class CopyBuffer {
 export interface CopyBatch {
   table: string;
   columns: readonly string[];
-  chunks: string[];
+  /** COPY text; UTF-8 bytes when the batch crossed from a worker thread */
+  chunks: (string | Uint8Array)[];
   count: number;
 }
 

@@ -17,6 +17,8 @@ export interface FloorVote {
   body_id: number;
   passed: boolean;
   description: string;
+  /** false for a voice vote: the action is in the history, but there is no roll call */
+  recorded: boolean;
 }
 
 export interface Path {
@@ -78,11 +80,13 @@ export function walkLadder(rng: Rng, p: PathInput): Path {
     advance(1, 14);
     const desc = p.resolution ? 'Adoption' : rng.pick(['Third Reading', 'Final Passage', 'Third Reading and Final Passage']);
     const failsHere = final === 7 && reach === 3 && rng.chance(0.3);
-    votes.push({ date, body_id: p.origin.body_id, passed: !failsHere, description: desc });
+    // Most simple resolutions are adopted by voice vote, with no roll call to record.
+    const voice = p.resolution && !failsHere && rng.chance(0.8);
+    votes.push({ date, body_id: p.origin.body_id, passed: !failsHere, description: desc, recorded: !voice });
     if (failsHere) {
       step(`Failed ${desc.toLowerCase()} in ${p.origin.name}`, p.origin.body_id, 1);
     } else {
-      step(p.resolution ? `Adopted by ${p.origin.name}` : `Passed ${p.origin.name}`, p.origin.body_id, 1);
+      step(p.resolution ? `Adopted by ${p.origin.name}${voice ? ' by voice vote' : ''}` : `Passed ${p.origin.name}`, p.origin.body_id, 1);
       pendingCommittee = null;
       statusDate = date;
       if (p.other) {
@@ -101,11 +105,12 @@ export function walkLadder(rng: Rng, p: PathInput): Path {
     if (p.other) {
       advance(7, 45);
       const failsHere = final === 7;
-      votes.push({ date, body_id: p.other.body_id, passed: !failsHere, description: p.resolution ? 'Adoption' : 'Final Passage' });
+      const voice = p.resolution && !failsHere && rng.chance(0.8);
+      votes.push({ date, body_id: p.other.body_id, passed: !failsHere, description: p.resolution ? 'Adoption' : 'Final Passage', recorded: !voice });
       if (failsHere) {
         step(`Failed final passage in ${p.other.name}`, p.other.body_id, 1);
       } else {
-        step(p.resolution ? `Adopted by ${p.other.name}` : `Passed ${p.other.name}`, p.other.body_id, 1);
+        step(p.resolution ? `Adopted by ${p.other.name}${voice ? ' by voice vote' : ''}` : `Passed ${p.other.name}`, p.other.body_id, 1);
         pendingCommittee = null;
         statusDate = date;
       }

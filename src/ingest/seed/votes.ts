@@ -33,5 +33,5 @@ export function writeRollCall(rng: Rng, t: BillBuffers, id: number, billId: numb
   t.roll_calls.row([id, billId, v.body_id, isoDate(v.date), v.description, yea, nay, nv, absent, total, v.passed ? 1 : 0, url, isoTime(v.date + DAY / 2)]);
   const short = SHORT_ROLL_STATES.has(abbr) && rng.chance(0.3);
   const keep = short ? Math.max(1, total - rng.int(1, Math.max(2, Math.floor(total * 0.05)))) : total;
-  for (let i = 0; i < keep; i++) t.roll_call_votes.row([id, rows[i][0], rows[i][1]]);
+  for (let i = 0; i < keep; i++) t.roll_call_votes.line(id + '\t' + rows[i][0] + '\t' + rows[i][1] + '\n');
 }
