@@ -32,7 +32,7 @@ export function loadConfigOrExit(overrides: Partial<Config> = {}, env = process.
 /** Logger for CLI commands: warnings only unless LOG_LEVEL says otherwise, on stderr. */
 export function cliLogger(config: Config): Logger {
   const level = process.env.LOG_LEVEL ? config.logLevel : 'warn';
-  return createLogger(level, { pretty: process.stderr.isTTY === true });
+  return createLogger(level, { destination: 2 });
 }
 
 /** Runs fn with a migrated database, closing it (and any embedded cluster it started) after. */

@@ -1,6 +1,6 @@
 // One pino logger for the process. Pretty output only when stdout is a terminal; JSON otherwise.
 // Secrets are redacted wherever they may appear (request headers, webhook secrets, tokens).
-import { pino, type Logger as PinoLogger } from 'pino';
+import { destination as pinoDestination, pino, type Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
 
@@ -19,11 +19,20 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
-export function createLogger(level: string, opts: { pretty?: boolean; destination?: number } = {}): Logger {
-  const pretty = opts.pretty ?? (process.stdout.isTTY === true && level !== 'silent');
-  return pino({
-    level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-    transport: pretty ? { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } : undefined,
-  });
+/**
+ * destination 1 = stdout (the server), 2 = stderr (CLI commands, whose stdout carries their
+ * output, e.g. `keys create --json`).
+ */
+export function createLogger(level: string, opts: { pretty?: boolean; destination?: 1 | 2 } = {}): Logger {
+  const destination = opts.destination ?? 1;
+  const tty = destination === 2 ? process.stderr.isTTY : process.stdout.isTTY;
+  const pretty = opts.pretty ?? (tty === true && level !== 'silent');
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  if (pretty) {
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination } },
+    });
+  }
+  return pino(options, pinoDestination({ dest: destination, sync: destination === 2 }));
 }

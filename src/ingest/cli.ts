@@ -21,7 +21,7 @@ export const IMPORTERS: Record<string, (pool: Pool, target: string, opts: Report
 
 async function withDb<T>(fn: (pool: Pool) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env);
-  const log = createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn');
+  const log = createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn', { destination: 2 });
   const db = await openDatabase(config, log, 'client', 4);
   try {
     await migrate(db.pool, log);
