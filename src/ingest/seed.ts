@@ -29,6 +29,8 @@ export interface SeedOptions {
 
 export interface SeedResult {
   counts: Record<string, number>;
+  /** seconds spent in COPY per table, and in the phases after it (indexes, foreign keys, commit, analyze) */
+  seconds: Record<string, number>;
 }
 
 export { RECENT_CHANGES } from './seed/corpus.js';
@@ -46,8 +48,12 @@ async function clearDemo(c: PoolClient): Promise<void> {
   await c.query('DELETE FROM changes WHERE bill_id >= $1 AND bill_id < $2', [DEMO_ID_BASE, DEMO_ID_END]);
 }
 
-async function load(c: PoolClient, batches: CopyBatch[], counts: Record<string, number>): Promise<void> {
-  for (const b of batches) counts[b.table] = (counts[b.table] ?? 0) + (await writeBatch(c, b));
+async function load(c: PoolClient, batches: CopyBatch[], counts: Record<string, number>, seconds: Record<string, number>): Promise<void> {
+  for (const b of batches) {
+    const t0 = performance.now();
+    counts[b.table] = (counts[b.table] ?? 0) + (await writeBatch(c, b));
+    seconds[b.table] = (seconds[b.table] ?? 0) + (performance.now() - t0) / 1000;
+  }
 }
 
 /** Every table the seed writes; their indexes and foreign keys are rebuilt after the load. */
@@ -56,7 +62,7 @@ const LOADED_TABLES = ['sessions', 'people', 'committees', 'committee_members', 
   'bill_sasts', 'bill_citations', 'bill_analyses', 'hearings', 'candidates', 'candidacies'];
 
 /** Generates and loads every row; returns the counts and the change-log entries to record. */
-async function fill(c: PoolClient, total: number, opts: SeedOptions, phase: (name: string) => void): Promise<{ counts: Record<string, number>; changes: ChangeInput[] }> {
+async function fill(c: PoolClient, total: number, opts: SeedOptions, seconds: Record<string, number>, phase: (name: string) => void): Promise<{ counts: Record<string, number>; changes: ChangeInput[] }> {
   const log = opts.log ?? (() => undefined);
   const counts: Record<string, number> = {};
   const ctx = await loadContext(c, opts.seed ?? 1);
@@ -64,14 +70,19 @@ async function fill(c: PoolClient, total: number, opts: SeedOptions, phase: (nam
   bar?.start(total, 0);
   const source = corpusSource(ctx, total);
   let lastLine = Date.now();
+  // Time spent waiting for the generator: when it is most of the run, generation is the bottleneck.
+  let waited = 0;
   try {
     for (;;) {
+      const w0 = Date.now();
       const step = await source.next();
+      waited += Date.now() - w0;
       if (step.done) {
-        phase('rows loaded');
+        seconds.generator_wait = waited / 1000;
+        phase(`rows loaded (${(waited / 1000).toFixed(1)} s of it waiting for the generator)`);
         return { counts, changes: step.value };
       }
-      await load(c, step.value.batches, counts);
+      await load(c, step.value.batches, counts, seconds);
       bar?.update(step.value.bills);
       if (!bar && Date.now() - lastLine > 5000) {
         lastLine = Date.now();
@@ -88,22 +99,33 @@ export async function seed(db: Pool, opts: SeedOptions = {}): Promise<SeedResult
   const total = opts.bills ?? 30_000;
   const log = opts.log ?? (() => undefined);
   if (total > DEMO_ID_END - DEMO_ID_BASE - 1) throw new Error('too many bills for the demo id range');
-  const t0 = Date.now();
-  const phase = (name: string) => log(`seed: ${name} at ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const t0 = performance.now();
+  let tPhase = t0;
+  const seconds: Record<string, number> = {};
+  const phase = (name: string, key?: string) => {
+    const now = performance.now();
+    if (key) seconds[key] = (now - tPhase) / 1000;
+    tPhase = now;
+    log(`seed: ${name} at ${((now - t0) / 1000).toFixed(1)} s`);
+  };
   const c = await db.connect();
   let counts: Record<string, number>;
   try {
     await c.query('BEGIN');
-    // One commit at the end: nothing to gain from waiting on the WAL flush for it, and the
-    // index rebuilds get enough memory to sort in one pass.
+    // One commit at the end: nothing to gain from waiting on the WAL flush for it. The index
+    // rebuilds get enough memory to sort in one pass; lz4 compresses long bill texts faster
+    // than the default pglz (where the server has it).
     await c.query(`SET LOCAL synchronous_commit = off`);
     await c.query(`SET LOCAL maintenance_work_mem = '256MB'`);
+    const { rows: lz4 } = await c.query(`SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)`);
+    if (lz4.length) await c.query(`SET LOCAL default_toast_compression = 'lz4'`);
     await clearDemo(c);
     const deferred = await deferIndexes(c, LOADED_TABLES);
-    phase('cleared');
-    const filled = await fill(c, total, opts, phase);
+    phase('cleared', 'clear');
+    const filled = await fill(c, total, opts, seconds, (name) => phase(name));
     counts = filled.counts;
-    await restoreIndexes(c, deferred, phase);
+    tPhase = performance.now();
+    await restoreIndexes(c, deferred, (name) => phase(name, name.includes('indexes') ? 'indexes' : 'foreign_keys'));
     await c.query(`UPDATE subjects s SET bill_count = n FROM (SELECT subject_id, count(*)::int AS n FROM bill_subjects GROUP BY subject_id) x WHERE x.subject_id = s.subject_id`);
     // Citation and analysis ids were given explicitly (for determinism); move the sequences past them.
     await c.query(`SELECT setval(pg_get_serial_sequence('bill_citations', 'id'), greatest((SELECT max(id) FROM bill_citations), 1))`);
@@ -116,8 +138,9 @@ export async function seed(db: Pool, opts: SeedOptions = {}): Promise<SeedResult
   } finally {
     c.release();
   }
-  phase('committed');
+  phase('committed', 'commit');
   await db.query(`ANALYZE ${LOADED_TABLES.join(', ')}`);
-  phase('done');
-  return { counts };
+  phase('done', 'analyze');
+  seconds.total = (performance.now() - t0) / 1000;
+  return { counts, seconds };
 }
