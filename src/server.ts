@@ -60,7 +60,7 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
   try {
     await migrate(db.pool, log);
     const demoKey = opts.demo || config.demo ? await ensureDemo(config, db, log) : undefined;
-    const bus = await createBus(config, log);
+    const bus = await createBus(config, log, { namespace: config.natsNamespace });
     stops.push(() => bus.close());
 
     const ctx: BackgroundContext = { config, db: db.pool, dbRead: db.readPool, databaseUrl: db.url, bus, log };
