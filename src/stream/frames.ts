@@ -23,13 +23,14 @@ export function payload(e: ChangeEvent) {
 
 /** Lazily serialized forms of one event, shared by all connections. */
 export class Frames {
-  private sseText?: string;
+  private sseBytes?: Buffer;
   private wsText?: string;
   constructor(readonly event: ChangeEvent) {}
 
-  sse(): string {
+  /** Encoded once into bytes, so writing it to thousands of sockets copies no string. */
+  sse(): Buffer {
     // JSON.stringify never emits a raw newline, so data stays on one line as SSE requires.
-    return (this.sseText ??= `event: bill_change\nid: ${this.event.changed_at}\ndata: ${JSON.stringify(payload(this.event))}\n\n`);
+    return (this.sseBytes ??= Buffer.from(`event: bill_change\nid: ${this.event.changed_at}\ndata: ${JSON.stringify(payload(this.event))}\n\n`));
   }
 
   ws(): string {

@@ -1,4 +1,6 @@
 // GET /v1/stream (SSE) and its WebSocket twin, both fed by one hub per process.
+import type { Duplex } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import { MemoryBus } from '../bus/memory.js';
@@ -11,6 +13,9 @@ declare module 'fastify' {
     streamHub?: Hub;
   }
 }
+
+/** How long clients get on shutdown to take the final rotate and close before they are cut. */
+const SHUTDOWN_GRACE_MS = 1000;
 
 export async function streamPlugin(app: FastifyInstance) {
   const c = app.config;
@@ -26,9 +31,36 @@ export async function streamPlugin(app: FastifyInstance) {
   });
   await hub.init();
   app.decorate('streamHub', hub);
+
+  // Sockets handed over by an HTTP upgrade leave the HTTP server's bookkeeping: neither
+  // closeAllConnections() nor the idle sweep sees them, yet server.close() waits for them. A refused
+  // upgrade (400, 401, 429, 503 while closing) leaves such a socket behind, half-open once the
+  // client hangs up (the HTTP server allows half-open sockets), so it would hold the process open
+  // forever. They are tracked here and cut when the client leaves, when the refusal has been sent,
+  // and on shutdown.
+  const upgrades = new Set<Duplex>();
+  const established = new WeakSet<object>();
+  const onUpgrade = (_req: IncomingMessage, socket: Duplex) => {
+    upgrades.add(socket);
+    socket.once('close', () => upgrades.delete(socket));
+    socket.once('end', () => {
+      if (!established.has(socket)) socket.destroy();
+    });
+  };
+  app.server.on('upgrade', onUpgrade);
+  app.addHook('onResponse', async (req) => {
+    // reached only by upgrade requests that were answered with an HTTP response (refused)
+    if (req.raw.headers.upgrade !== undefined && !established.has(req.raw.socket)) req.raw.socket.destroy();
+  });
+
   // preClose, not onClose: server.close() waits for open connections, so streams must end first.
-  app.addHook('preClose', async () => hub.close());
+  // Registered before @fastify/websocket's own preClose, which only asks clients to close.
+  app.addHook('preClose', async () => {
+    app.server.off('upgrade', onUpgrade);
+    await hub.close(SHUTDOWN_GRACE_MS);
+    for (const s of upgrades) s.destroy();
+  });
   await app.register(websocket, { options: { maxPayload: 4096 } });
   sseRoutes(app, hub);
-  wsRoutes(app, hub);
+  wsRoutes(app, hub, established);
 }

@@ -10,23 +10,62 @@ import { parseStreamParams, StreamQuery } from './params.js';
 /** A client that stops reading after the final rotate is cut off after this long. */
 const END_GRACE_MS = 10_000;
 
+// Writes are batched per connection per event-loop turn: everything queued for a socket in one
+// turn (a batch of events from the bus, a heartbeat) leaves in one write, so 1,000 connections
+// cost 1,000 writes per turn, not one per event and connection. One shared list and one
+// setImmediate for all connections; no closure or timer per connection.
+const dirty: SseSink[] = [];
+let scheduled = false;
+function flushAll() {
+  scheduled = false;
+  const list = dirty.splice(0);
+  for (const s of list) s.flush();
+}
+
 class SseSink implements Sink {
+  private q: Buffer[] = [];
+  private bytes = 0;
   constructor(private readonly res: ServerResponse) {}
+  private push(b: Buffer) {
+    if (this.q.length === 0) {
+      dirty.push(this);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flushAll);
+      }
+    }
+    this.q.push(b);
+    this.bytes += b.length;
+  }
+  flush() {
+    const q = this.q;
+    if (q.length === 0) return;
+    if (!this.res.writableEnded && !this.res.destroyed) this.res.write(q.length === 1 ? q[0] : Buffer.concat(q, this.bytes));
+    q.length = 0;
+    this.bytes = 0;
+  }
   event(f: Frames) {
-    this.res.write(f.sse());
+    this.push(f.sse());
   }
   ping(ts: string) {
-    this.res.write(ssePing(ts));
+    this.push(Buffer.from(ssePing(ts)));
   }
   error(d: Parameters<Sink['error']>[0]) {
-    this.res.write(sseError(d));
+    this.push(Buffer.from(sseError(d)));
   }
   rotate(d: Parameters<Sink['rotate']>[0]) {
+    this.flush();
     this.res.end(sseRotate(d));
     setTimeout(() => this.res.destroy(), END_GRACE_MS).unref();
   }
   buffered() {
-    return this.res.writableLength;
+    return this.res.writableLength + this.bytes;
+  }
+  gone() {
+    return this.res.writableFinished || this.res.destroyed;
+  }
+  kill() {
+    this.res.destroy();
   }
 }
 

@@ -17,6 +17,8 @@ interface Socket {
   terminate(): void;
 }
 
+const CLOSED = 3;
+
 class WsSink implements Sink {
   constructor(private readonly ws: Socket) {}
   private send(text: string) {
@@ -39,11 +41,18 @@ class WsSink implements Sink {
   buffered() {
     return this.ws.bufferedAmount;
   }
+  gone() {
+    return this.ws.readyState === CLOSED;
+  }
+  kill() {
+    this.ws.terminate();
+  }
 }
 
 const params = new WeakMap<FastifyRequest, StreamParams>();
 
-export function wsRoutes(app: FastifyInstance, hub: Hub) {
+/** established: the raw sockets that became WebSockets (the plugin cuts every other upgrade socket). */
+export function wsRoutes(app: FastifyInstance, hub: Hub, established: WeakSet<object>) {
   app.get('/v1/stream/ws', {
     websocket: true,
     schema: {
@@ -63,6 +72,7 @@ export function wsRoutes(app: FastifyInstance, hub: Hub) {
       params.set(req, parseStreamParams(req.query as Record<string, string>, req.headers['last-event-id'], app.clock()));
     },
   }, (socket, req) => {
+    established.add(req.raw.socket);
     const p = params.get(req) as StreamParams;
     const conn = hub.attach(new WsSink(socket), p.filter, p.cursor);
     socket.on('close', () => hub.detach(conn));
