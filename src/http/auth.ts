@@ -5,18 +5,26 @@
 // KEY_CACHE_MS (default 2 s), which bounds how late a revocation is seen on every replica. Misses are
 // cached too, for at most one second, so a key-guessing flood does not reach PostgreSQL on every
 // request while a just-issued key still works within the TTL.
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+//
+// This is the hot path of every authenticated request, so it is a callback-style hook (no promise
+// when the key is cached and the limiter answers synchronously) and the cache is keyed by the raw
+// header value (no hash per request; findKey hashes on a miss).
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { findKey, type KeyLookup } from '../keys/store.js';
 import type { Queryable } from '../db/pool.js';
 import { ApiError } from './errors.js';
-import { period, type Limiter } from './limits.js';
+import { period, type Limiter, type LimitOutcome } from './limits.js';
 
+/** Bounds the cache (and the memory a flood of random keys can take); cleared when full. */
 const MAX_CACHE_ENTRIES = 50_000;
 const LAST_USED_EVERY_MS = 60_000;
+/** Longer values cannot be keys; they are refused without a lookup or a cache entry. */
+const MAX_KEY_LENGTH = 200;
+
+type Entry = { key: KeyLookup | null; expires: number };
 
 export class KeyCache {
-  private entries = new Map<string, { key: KeyLookup | null; expires: number }>();
+  private entries = new Map<string, Entry>();
   private inflight = new Map<string, Promise<KeyLookup | null>>();
   private lastTouched = new Map<string, number>();
 
@@ -26,21 +34,29 @@ export class KeyCache {
     private now: () => number = Date.now,
   ) {}
 
-  async lookup(raw: string): Promise<KeyLookup | null> {
-    const h = createHash('sha256').update(raw, 'utf8').digest('base64');
-    const hit = this.entries.get(h);
-    if (hit && hit.expires > this.now()) return hit.key;
-    const pending = this.inflight.get(h);
+  /** The cached answer for a raw key: a key, null (known unknown) or undefined (not cached). */
+  peek(raw: string): KeyLookup | null | undefined {
+    const hit = this.entries.get(raw);
+    if (hit === undefined) return undefined;
+    if (hit.expires > this.now()) return hit.key;
+    this.entries.delete(raw);
+    return undefined;
+  }
+
+  lookup(raw: string): Promise<KeyLookup | null> {
+    const hit = this.peek(raw);
+    if (hit !== undefined) return Promise.resolve(hit);
+    const pending = this.inflight.get(raw);
     if (pending) return pending;
     const p = findKey(this.db, raw)
       .then((key) => {
         if (this.entries.size >= MAX_CACHE_ENTRIES) this.entries.clear();
         const ttl = key ? this.ttlMs : Math.min(this.ttlMs, 1000);
-        if (ttl > 0) this.entries.set(h, { key: key ?? null, expires: this.now() + ttl });
+        if (ttl > 0) this.entries.set(raw, { key: key ?? null, expires: this.now() + ttl });
         return key ?? null;
       })
-      .finally(() => this.inflight.delete(h));
-    this.inflight.set(h, p);
+      .finally(() => this.inflight.delete(raw));
+    this.inflight.set(raw, p);
     return p;
   }
 
@@ -64,44 +80,55 @@ export function rateLimitHeaders(reply: FastifyReply): Record<string, string> {
   return out;
 }
 
-function setLimitHeaders(reply: FastifyReply, cap: number, used: number, resetAt: Date) {
-  reply.header('X-RateLimit-Limit', cap);
-  reply.header('X-RateLimit-Remaining', Math.max(0, cap - used));
-  reply.header('X-RateLimit-Reset', Math.floor(resetAt.getTime() / 1000));
+function limitError(key: KeyLookup, out: LimitOutcome, now: Date, end: Date): ApiError {
+  if (out.ok === false && out.kind === 'burst') {
+    return new ApiError('rate_limit_exceeded', `Burst limit of ${key.burst_limit} requests per second exceeded; retry after 1 second.`, { limit: key.burst_limit, window: '1s' }, { 'Retry-After': 1 });
+  }
+  const wait = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
+  return new ApiError(
+    'rate_limit_exceeded',
+    `Monthly cap of ${key.monthly_cap} requests reached; it resets at ${end.toISOString()}.`,
+    { limit: key.monthly_cap, used: out.used, resets_at: end.toISOString() },
+    { 'Retry-After': wait },
+  );
 }
 
 export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter) {
-  return async function auth(req: FastifyRequest, reply: FastifyReply) {
+  function limit(req: FastifyRequest, reply: FastifyReply, key: KeyLookup, done: HookHandlerDoneFunction) {
+    req.apiKey = key;
+    keys.touch(key, req.log);
+    const now = app.clock();
+    const p = period(now);
+    const settle = (out: LimitOutcome) => {
+      reply.header('X-RateLimit-Limit', key.monthly_cap);
+      reply.header('X-RateLimit-Remaining', Math.max(0, key.monthly_cap - out.used));
+      reply.header('X-RateLimit-Reset', p.resetSeconds);
+      done(out.ok ? undefined : limitError(key, out, now, p.end));
+    };
+    const out = limiter.hit(key, now);
+    if ('then' in out) out.then(settle, (err: Error) => done(err));
+    else settle(out);
+  }
+
+  function checked(req: FastifyRequest, reply: FastifyReply, key: KeyLookup | null, done: HookHandlerDoneFunction) {
+    if (!key) return done(new ApiError('invalid_api_key'));
+    if (key.revoked) return done(new ApiError('revoked_api_key'));
+    limit(req, reply, key, done);
+  }
+
+  return function auth(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     // Preflight and unknown paths (404/405) never need a key: they reveal nothing and touch no data.
-    if (req.method === 'OPTIONS' || req.is404) return;
-    const isPublic = req.routeOptions.config?.public === true;
+    if (req.method === 'OPTIONS' || req.is404) return done();
     const header = req.headers['x-api-key'];
     const raw = Array.isArray(header) ? header[0] : header;
     if (raw === undefined || raw === '') {
-      if (isPublic) return;
-      throw new ApiError('unauthorized', 'Send your key in the X-API-Key header (Authorization: Bearer and ?api_key= are not read).');
+      if (req.routeOptions.config?.public === true) return done();
+      return done(new ApiError('unauthorized', 'Send your key in the X-API-Key header (Authorization: Bearer and ?api_key= are not read).'));
     }
     // A key sent to a public route is checked and counted like anywhere else.
-    const key = raw.length > 200 ? null : await keys.lookup(raw);
-    if (!key) throw new ApiError('invalid_api_key');
-    if (key.revoked) throw new ApiError('revoked_api_key');
-    req.apiKey = key;
-    keys.touch(key, req.log);
-
-    const now = app.clock();
-    const { end } = period(now);
-    const out = await limiter.hit(key, now);
-    setLimitHeaders(reply, key.monthly_cap, out.used, end);
-    if (out.ok) return;
-    if (out.kind === 'burst') {
-      throw new ApiError('rate_limit_exceeded', `Burst limit of ${key.burst_limit} requests per second exceeded; retry after 1 second.`, { limit: key.burst_limit, window: '1s' }, { 'Retry-After': 1 });
-    }
-    const wait = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
-    throw new ApiError(
-      'rate_limit_exceeded',
-      `Monthly cap of ${key.monthly_cap} requests reached; it resets at ${end.toISOString()}.`,
-      { limit: key.monthly_cap, used: out.used, resets_at: end.toISOString() },
-      { 'Retry-After': wait },
-    );
+    if (raw.length > MAX_KEY_LENGTH) return done(new ApiError('invalid_api_key'));
+    const cached = keys.peek(raw);
+    if (cached !== undefined) return checked(req, reply, cached, done);
+    keys.lookup(raw).then((key) => checked(req, reply, key, done), (err: Error) => done(err));
   };
 }

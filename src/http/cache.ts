@@ -35,11 +35,13 @@ function matches(ifNoneMatch: string, etag: string): boolean {
   return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
-export async function etagOnSend(req: FastifyRequest, reply: FastifyReply, payload: unknown) {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || req.is404) return payload;
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-  const type = String(reply.getHeader('content-type') ?? '');
-  if (!type.startsWith('application/json')) return payload;
+// Callback style (not async): it runs on every response. Only 200 JSON answers to GET/HEAD are
+// hashed, once; error envelopes and other types pass straight through.
+export function etagOnSend(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void) {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || req.is404) return done(null, payload);
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+  const type = reply.getHeader('content-type');
+  if (typeof type !== 'string' || !type.startsWith('application/json')) return done(null, payload);
   if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControl(req));
   const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
   reply.header('ETag', etag);
@@ -47,7 +49,7 @@ export async function etagOnSend(req: FastifyRequest, reply: FastifyReply, paylo
   if (inm && matches(inm, etag)) {
     reply.code(304);
     reply.removeHeader('content-length');
-    return '';
+    return done(null, '');
   }
-  return payload;
+  done(null, payload);
 }

@@ -59,11 +59,34 @@ function fromFastifyError(err: FastifyError): ApiError {
   return new ApiError('internal_error');
 }
 
+function envelopeFor(base: string, req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  let frameworkCode: string | undefined;
+  if (payload !== undefined && payload !== null && payload !== '') {
+    if (typeof payload !== 'string' || !payload.startsWith('{"error":"')) return payload;
+    try {
+      frameworkCode = (JSON.parse(payload) as { code?: string }).code ?? '';
+    } catch {
+      return payload;
+    }
+  }
+  if (reply.statusCode === 414) reply.code(400);
+  const code = EMPTY_ERROR_CODES[reply.statusCode] ?? (reply.statusCode >= 500 ? 'internal_error' : 'bad_request');
+  let message: string = ERROR_CATALOGUE[code].message;
+  if (frameworkCode === 'FST_ERR_MAX_PARAM_LENGTH') message = 'A path parameter is too long.';
+  else if (frameworkCode === 'FST_ERR_BAD_URL') message = 'The URL is not valid (bad percent-encoding).';
+  else if (reply.statusCode === 404 && (req.routeOptions as { websocket?: boolean }).websocket) message = 'This endpoint speaks WebSocket only: send an Upgrade: websocket request.';
+  reply.type('application/json; charset=utf-8');
+  reply.removeHeader('content-length');
+  return JSON.stringify(errorBody(base, code, message, String(req.id)));
+}
+
 export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
   const base = () => app.config.publicBaseUrl;
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback style (not async): this runs on every request and an async hook costs a promise.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    done();
   });
 
   app.decorateReply('sendError', function sendError(this: FastifyReply, code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
@@ -82,26 +105,9 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
   // @fastify/websocket's 404 to a GET without Upgrade) or Fastify's own router errors (malformed
   // URL encoding, over-long path parameter: 414 becomes 400 bad_request, an id that long is
   // malformed). Every non-2xx still carries the envelope.
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (reply.statusCode < 400 || req.method === 'HEAD') return payload;
-    let frameworkCode: string | undefined;
-    if (payload !== undefined && payload !== null && payload !== '') {
-      if (typeof payload !== 'string' || !payload.startsWith('{"error":"')) return payload;
-      try {
-        frameworkCode = (JSON.parse(payload) as { code?: string }).code ?? '';
-      } catch {
-        return payload;
-      }
-    }
-    if (reply.statusCode === 414) reply.code(400);
-    const code = EMPTY_ERROR_CODES[reply.statusCode] ?? (reply.statusCode >= 500 ? 'internal_error' : 'bad_request');
-    let message: string = ERROR_CATALOGUE[code].message;
-    if (frameworkCode === 'FST_ERR_MAX_PARAM_LENGTH') message = 'A path parameter is too long.';
-    else if (frameworkCode === 'FST_ERR_BAD_URL') message = 'The URL is not valid (bad percent-encoding).';
-    else if (reply.statusCode === 404 && (req.routeOptions as { websocket?: boolean }).websocket) message = 'This endpoint speaks WebSocket only: send an Upgrade: websocket request.';
-    reply.type('application/json; charset=utf-8');
-    reply.removeHeader('content-length');
-    return JSON.stringify(errorBody(base(), code, message, String(req.id)));
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (reply.statusCode < 400 || req.method === 'HEAD') return done(null, payload);
+    done(null, envelopeFor(base(), req, reply, payload));
   });
 
   const routes = new RouteTable();

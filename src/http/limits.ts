@@ -23,16 +23,35 @@ export type LimitOutcome =
   | { ok: false; kind: 'burst'; used: number }
   | { ok: false; kind: 'monthly'; used: number };
 
+export interface Period {
+  /** first moment of the UTC month containing `now` */
+  start: Date;
+  /** first moment of the next UTC month */
+  end: Date;
+  /** `end` in Unix seconds (the X-RateLimit-Reset value) */
+  resetSeconds: number;
+  /** YYYY-MM of `start` */
+  label: string;
+}
+
+// The period changes once a month; computing it on every request would allocate two Dates each time.
+// The memo hands out shared Date objects: callers must not mutate them.
+let memo: Period | undefined;
+
 /** First moment of the UTC month containing `now`, and of the next one. */
-export function period(now: Date): { start: Date; end: Date } {
+export function period(now: Date): Period {
+  const t = now.getTime();
+  if (memo && t >= memo.start.getTime() && t < memo.end.getTime()) return memo;
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start, end };
+  const p = { start, end, resetSeconds: Math.floor(end.getTime() / 1000), label: start.toISOString().slice(0, 7) };
+  memo = p;
+  return p;
 }
 
 export interface Limiter {
-  /** Checks both limits and, when both pass, counts the request. */
-  hit(key: LimitKey, now: Date): Promise<LimitOutcome>;
+  /** Checks both limits and, when both pass, counts the request (synchronously when it can). */
+  hit(key: LimitKey, now: Date): LimitOutcome | Promise<LimitOutcome>;
   /** Requests counted for the key in the period containing `now`. */
   used(key: LimitKey, now: Date): Promise<number>;
   /** Writes pending increments to PostgreSQL. */
@@ -45,11 +64,11 @@ class UsageLedger {
   private pending = new Map<string, { id: string; start: string; n: number }>();
   constructor(private db: Queryable) {}
 
-  add(id: string, start: Date): void {
-    const k = `${id}|${start.toISOString()}`;
+  add(id: string, start: Date, n = 1): void {
+    const k = `${id}|${start.getTime()}`;
     const e = this.pending.get(k);
-    if (e) e.n++;
-    else this.pending.set(k, { id, start: start.toISOString(), n: 1 });
+    if (e) e.n += n;
+    else this.pending.set(k, { id, start: start.toISOString(), n });
   }
 
   async seed(id: string, start: Date): Promise<number> {
@@ -71,7 +90,7 @@ class UsageLedger {
     } catch (err) {
       // Keep the increments for the next attempt rather than lose them.
       for (const b of batch) {
-        const k = `${b.id}|${b.start}`;
+        const k = `${b.id}|${Date.parse(b.start)}`;
         const e = this.pending.get(k);
         if (e) e.n += b.n;
         else this.pending.set(k, b);
@@ -106,9 +125,15 @@ export class MemoryLimiter implements Limiter {
     }
   }
 
-  async hit(key: LimitKey, now: Date): Promise<LimitOutcome> {
+  hit(key: LimitKey, now: Date): LimitOutcome | Promise<LimitOutcome> {
     const { start } = period(now);
-    const c = await this.counter(key.api_key_id, start);
+    const cur = this.monthly.get(key.api_key_id);
+    // Synchronous once the counter of this period is loaded: the common case costs no promise.
+    if (cur !== undefined && !(cur instanceof Promise) && cur.start === start.getTime()) return this.count(key, now, start, cur);
+    return this.counter(key.api_key_id, start).then((c) => this.count(key, now, start, c));
+  }
+
+  private count(key: LimitKey, now: Date, start: Date, c: { used: number }): LimitOutcome {
     const sec = Math.floor(now.getTime() / 1000);
     let b = this.burst.get(key.api_key_id);
     if (!b || b.sec !== sec) {
@@ -137,61 +162,125 @@ export class MemoryLimiter implements Limiter {
 }
 
 // KEYS[1] burst counter, KEYS[2] monthly counter.
-// ARGV: burst limit, monthly cap, seed value (or -1 when not known yet), monthly ttl seconds.
-// Returns {status, used}: status 0 counted, 1 burst rejected, 2 monthly rejected, 3 needs seed.
+// ARGV: burst limit, monthly cap, seed value (or -1 when not known yet), monthly ttl seconds, n.
+// Counts up to n requests as if they arrived one after another: each is checked against the burst
+// limit first, then the monthly cap, and counted when both pass.
+// Returns {status, used_before, accepted}: status 3 means the monthly counter needs a seed;
+// otherwise status tells why the requests after the accepted ones were refused (1 burst, 2 monthly;
+// 0 when all were accepted).
 const HIT_SCRIPT = `
 local used = redis.call('GET', KEYS[2])
 if not used then
-  if tonumber(ARGV[3]) < 0 then return {3, 0} end
+  if tonumber(ARGV[3]) < 0 then return {3, 0, 0} end
   redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4], 'NX')
   used = redis.call('GET', KEYS[2])
 end
 used = tonumber(used)
 local b = tonumber(redis.call('GET', KEYS[1]) or '0')
-if b >= tonumber(ARGV[1]) then return {1, used} end
-if used >= tonumber(ARGV[2]) then return {2, used} end
-redis.call('INCR', KEYS[1])
-if b == 0 then redis.call('EXPIRE', KEYS[1], 2) end
-used = redis.call('INCR', KEYS[2])
-return {0, used}
+local n = tonumber(ARGV[5])
+local roomB = math.max(0, tonumber(ARGV[1]) - b)
+local roomM = math.max(0, tonumber(ARGV[2]) - used)
+local k = math.min(n, roomB, roomM)
+if k > 0 then
+  redis.call('INCRBY', KEYS[1], k)
+  if b == 0 then redis.call('EXPIRE', KEYS[1], 2) end
+  redis.call('INCRBY', KEYS[2], k)
+end
+local status = 0
+if k < n then
+  if roomB <= roomM then status = 1 else status = 2 end
+end
+return {status, used, k}
 `;
 
-type RedisWithHit = Redis & { ldsHit(k1: string, k2: string, burst: number, cap: number, seed: number, ttl: number): Promise<[number, number]> };
+type RedisWithHit = Redis & {
+  ldsHitN(k1: string, k2: string, burst: number, cap: number, seed: number, ttl: number, n: number): Promise<[number, number, number]>;
+};
 
+interface Waiter {
+  resolve(o: LimitOutcome): void;
+  reject(e: unknown): void;
+}
+
+interface Batch {
+  key: LimitKey;
+  burst: string;
+  month: string;
+  start: Date;
+  ttl: number;
+  waiters: Waiter[];
+}
+
+/**
+ * Counters in Redis, shared by every replica. Requests for the same key that arrive in the same
+ * turn of the event loop are counted with one script call (they are answered exactly as if counted
+ * one by one, in arrival order), so a busy key costs one Redis round trip per loop turn instead of
+ * one per request; a lone request still waits for one round trip, so limits are always enforced.
+ */
 export class RedisLimiter implements Limiter {
   private ledger: UsageLedger;
   private redis: RedisWithHit;
+  private batches = new Map<string, Batch>();
+  private scheduled = false;
   constructor(
     db: Queryable,
     redis: Redis,
     private prefix = 'lds:rl',
   ) {
     this.ledger = new UsageLedger(db);
-    if (!(redis as unknown as Partial<RedisWithHit>).ldsHit) redis.defineCommand('ldsHit', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    if (!(redis as unknown as Partial<RedisWithHit>).ldsHitN) redis.defineCommand('ldsHitN', { numberOfKeys: 2, lua: HIT_SCRIPT });
     this.redis = redis as unknown as RedisWithHit;
   }
 
   private keys(id: string, now: Date) {
-    const { start, end } = period(now);
+    const { start, end, label: month } = period(now);
     const sec = Math.floor(now.getTime() / 1000);
-    const month = start.toISOString().slice(0, 7);
     const ttl = Math.ceil((end.getTime() - now.getTime()) / 1000) + 7 * 86400;
     return { burst: `${this.prefix}:b:${id}:${sec}`, month: `${this.prefix}:m:${id}:${month}`, start, ttl };
   }
 
-  async hit(key: LimitKey, now: Date): Promise<LimitOutcome> {
+  hit(key: LimitKey, now: Date): Promise<LimitOutcome> {
     const k = this.keys(key.api_key_id, now);
-    let [status, used] = await this.redis.ldsHit(k.burst, k.month, key.burst_limit, key.monthly_cap, -1, k.ttl);
+    // Limits are part of the batch identity: a key whose limits changed is never mixed with its old self.
+    const id = `${k.burst}|${key.burst_limit}|${key.monthly_cap}`;
+    let batch = this.batches.get(id);
+    if (!batch) {
+      batch = { key, burst: k.burst, month: k.month, start: k.start, ttl: k.ttl, waiters: [] };
+      this.batches.set(id, batch);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.drain());
+      }
+    }
+    const b = batch;
+    return new Promise((resolve, reject) => b.waiters.push({ resolve, reject }));
+  }
+
+  private drain() {
+    this.scheduled = false;
+    const batches = [...this.batches.values()];
+    this.batches.clear();
+    for (const b of batches) {
+      this.send(b).catch((err) => {
+        for (const w of b.waiters) w.reject(err);
+      });
+    }
+  }
+
+  private async send(b: Batch) {
+    const { key, waiters } = b;
+    const n = waiters.length;
+    let [status, used, accepted] = await this.redis.ldsHitN(b.burst, b.month, key.burst_limit, key.monthly_cap, -1, b.ttl, n);
     if (status === 3) {
       // Redis has no counter for this period yet: seed it from PostgreSQL (SET NX keeps a racing seed).
-      const seed = await this.ledger.seed(key.api_key_id, k.start);
-      [status, used] = await this.redis.ldsHit(k.burst, k.month, key.burst_limit, key.monthly_cap, seed, k.ttl);
+      const seed = await this.ledger.seed(key.api_key_id, b.start);
+      [status, used, accepted] = await this.redis.ldsHitN(b.burst, b.month, key.burst_limit, key.monthly_cap, seed, b.ttl, n);
     }
-    if (status === 0) {
-      this.ledger.add(key.api_key_id, k.start);
-      return { ok: true, used };
+    if (accepted > 0) this.ledger.add(key.api_key_id, b.start, accepted);
+    for (let i = 0; i < n; i++) {
+      if (i < accepted) waiters[i].resolve({ ok: true, used: used + i + 1 });
+      else waiters[i].resolve({ ok: false, kind: status === 1 ? 'burst' : 'monthly', used: used + accepted });
     }
-    return { ok: false, kind: status === 1 ? 'burst' : 'monthly', used };
   }
 
   async used(key: LimitKey, now: Date): Promise<number> {

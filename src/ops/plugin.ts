@@ -40,11 +40,12 @@ function isLoopback(req: FastifyRequest): boolean {
 
 // fastify-plugin so the onResponse hook sees every route, not only the ones declared here.
 export const opsPlugin = fp(async function ops(app: FastifyInstance) {
-  app.addHook('onResponse', async (req, reply) => {
+  // Callback style: an async hook would cost a promise on every response.
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
     httpRequests.inc({ route, method: req.method, status: String(reply.statusCode) });
-    if (reply.getHeader('content-type')?.toString().startsWith('text/event-stream')) return;
-    httpDuration.observe({ route, method: req.method }, reply.elapsedTime / 1000);
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')) httpDuration.observe({ route, method: req.method }, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/v1/ready', {
