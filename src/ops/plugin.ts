@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
+import { ErrorSchema } from '../http/schemas.js';
 import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, streamConnections } from './metrics.js';
 
 const ReadySchema = Type.Object({
@@ -53,9 +54,9 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
     schema: {
       operationId: 'getReadiness',
       summary: 'Readiness for load balancers: database, bus and Redis reachable, relay lag',
-      description: 'Answers 200 when this process can serve traffic and 503 (same body) when a dependency is unreachable. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
+      description: 'Answers 200 when this process can serve traffic. When a dependency is unreachable it answers 503 with the error envelope (code service_unavailable, the message naming the failing dependencies) and the same checks, relay_lag_seconds, roles and ts inside `error`. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
       tags: ['Meta'],
-      response: { 200: ReadySchema, 503: ReadySchema },
+      response: { 200: ReadySchema, 503: ErrorSchema },
     },
   }, async (_req, reply) => {
     const redis = app.deps.redis as { ping(): Promise<string> } | undefined;
@@ -66,13 +67,11 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
     ]);
     const bus = app.deps.bus ? app.deps.bus.healthy() : true;
     const ready = database && bus && redisOk !== false;
-    return reply.code(ready ? 200 : 503).send({
-      ready,
-      checks: { database, bus, redis: redisOk },
-      relay_lag_seconds: lag,
-      roles: app.config.roles,
-      ts: app.clock().toISOString(),
-    });
+    const body = { ready, checks: { database, bus, redis: redisOk }, relay_lag_seconds: lag, roles: app.config.roles, ts: app.clock().toISOString() };
+    if (ready) return reply.send(body);
+    // Every non-2xx carries the envelope; the checks travel inside `error` for probes that read them.
+    const failing = Object.entries(body.checks).filter(([, ok]) => ok === false).map(([name]) => name);
+    throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')} unreachable.`, body);
   });
 
   app.get('/metrics', {

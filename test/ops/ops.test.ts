@@ -31,7 +31,12 @@ describe('operations endpoints', () => {
     try {
       const res = await t.app.inject({ method: 'GET', url: '/v1/ready' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ ready: false, checks: { bus: false, database: true } });
+      const { error } = res.json();
+      expect(error).toMatchObject({ code: 'service_unavailable', request_id: res.headers['x-request-id'], ready: false, checks: { bus: false, database: true } });
+      expect(error.message).toMatch(/\bbus\b/);
+      expect(error.message).not.toMatch(/database/);
+      expect(error.docs).toMatch(/\/docs\/errors#service_unavailable$/);
+      expect(error).toHaveProperty('relay_lag_seconds');
     } finally {
       t.bus.healthy = saved;
     }
