@@ -1,12 +1,28 @@
 // Webhook delivery benchmark: sustained signed deliveries per second from one process (dispatcher
-// + worker) to 50 local receivers answering in 5 ms, first-attempt commit-to-receiver latency, and
-// a receiver hanging 15 s beside them. Baseline in the same run: a bare undici loop posting the
-// same bodies to the same receivers. Build first: npx tsc -p tsconfig.build.json
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/webhooks/deliveries.mjs
+// + worker) to N local receivers answering after a delay, first-attempt commit-to-receiver latency,
+// and a receiver hanging 15 s beside them. Baseline in the same run: a bare undici loop posting the
+// same bodies to the same receivers at the same concurrency. Besides rates it reports the cost per
+// delivery: PostgreSQL round trips (by statement kind), CPU of this process, and CPU of the
+// PostgreSQL backends serving it (read from /proc when the server runs on this machine).
+//
+// Build first: npx tsc -p tsconfig.build.json
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/webhooks/deliveries.mjs [flags]
+// Flags (all optional):
+//   --receivers N         receivers (subscriptions) in the throughput run      (default 50)
+//   --delay MS            receiver answer delay                                 (default 5)
+//   --changes N           backlog of changes; each yields one delivery per receiver (default 300)
+//   --concurrency N       WORKER_CONCURRENCY for the worker, and the baseline's (default: config default)
+//   --latency-seconds S   duration of the steady-load latency phase             (default 8)
+//   --tick-changes N      changes stamped every 100 ms in the latency phase      (default 1)
+//   --hang-ms MS          how long the hanging receiver holds each request       (default 15000)
+//   --out FILE            where to save the JSON (default bench/results/webhooks.json)
+//   --no-save             print only
 import { fork } from 'node:child_process';
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Agent } from 'undici';
 import { loadConfig } from '../../dist/config.js';
@@ -21,9 +37,29 @@ import { createSubscription } from '../../dist/webhooks/subscriptions.js';
 import { generateSecret } from '../../dist/webhooks/signing.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const RECEIVERS = 50;
-const BACKLOG_CHANGES = Number(process.env.BENCH_CHANGES ?? 300); // x 50 subscriptions
-const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 8);
+const { values: flags } = parseArgs({
+  options: {
+    receivers: { type: 'string', default: '50' },
+    delay: { type: 'string', default: '5' },
+    changes: { type: 'string', default: process.env.BENCH_CHANGES ?? '300' },
+    concurrency: { type: 'string', default: process.env.WORKER_CONCURRENCY },
+    'latency-seconds': { type: 'string', default: process.env.BENCH_LATENCY_SECONDS ?? '8' },
+    'tick-changes': { type: 'string', default: process.env.BENCH_TICK_CHANGES ?? '1' },
+    'hang-ms': { type: 'string', default: '15000' },
+    out: { type: 'string', default: path.join(here, '../results/webhooks.json') },
+    'no-save': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (flags.help) {
+  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
+  process.exit(0);
+}
+const RECEIVERS = Number(flags.receivers);
+const DELAY_MS = Number(flags.delay);
+const BACKLOG_CHANGES = Number(flags.changes);
+const LATENCY_SECONDS = Number(flags['latency-seconds']);
+const TICK_CHANGES = Number(flags['tick-changes']);
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `lds_bench_wh_${process.pid}`;
 
@@ -32,30 +68,88 @@ const pct = (xs, p) => {
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
 };
 
+// --- cost meters --------------------------------------------------------------------------------
+const trips = new Map();
+const kindOf = (sql) => {
+  const s = String(typeof sql === 'string' ? sql : sql?.text ?? '').trim().replace(/\s+/g, ' ');
+  if (/^WITH cand|^WITH claimed|deliveries d SET status = 'in_flight'/.test(s)) return 'claim';
+  if (/^WITH input/.test(s)) return 'complete';
+  if (/^INSERT INTO deliveries/.test(s)) return 'fan-out insert';
+  if (/FROM changes c JOIN change_reasons/.test(s)) return 'fan-out read';
+  return s.split(' ').slice(0, 2).join(' ').slice(0, 30);
+};
+const countTrips = (pool) =>
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client);
+    client.query = (...args) => {
+      const k = kindOf(args[0]);
+      trips.set(k, (trips.get(k) ?? 0) + 1);
+      return query(...args);
+    };
+  });
+const tripSnapshot = () => new Map(trips);
+const tripDelta = (before, n) => {
+  const out = {};
+  let total = 0;
+  for (const [k, v] of trips) {
+    const d = v - (before.get(k) ?? 0);
+    if (d > 0) {
+      out[k] = d;
+      total += d;
+    }
+  }
+  return { total, per_1000_deliveries: +((total / n) * 1000).toFixed(1), by_kind: out };
+};
+// CPU of the PostgreSQL backends connected to the bench database (clock ticks from /proc).
+const TICK_MS = 10;
+async function pgCpu(admin) {
+  try {
+    const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+    const m = new Map();
+    for (const { pid } of rows) {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      m.set(pid, (Number(f[11]) + Number(f[12])) * TICK_MS);
+    }
+    return m;
+  } catch {
+    return undefined;
+  }
+}
+const pgCpuDelta = (a, b) => (a && b ? [...b].reduce((s, [pid, ms]) => s + ms - (a.get(pid) ?? 0), 0) : null);
+const cpuMs = (u) => (u.user + u.system) / 1000;
+
 const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
 await admin.query(`CREATE DATABASE ${dbName}`);
 const u = new URL(adminUrl);
 u.pathname = '/' + dbName;
 const db = createPool(u.toString(), 12, 'bench');
-const child = fork(path.join(here, 'receivers.mjs'), [String(RECEIVERS), '5', '15000']);
+countTrips(db);
+const child = fork(path.join(here, 'receivers.mjs'), [String(RECEIVERS), String(DELAY_MS), flags['hang-ms']]);
 const arrivals = [];
 child.on('message', (m) => {
   if (m.arrivals) for (const a of m.arrivals) arrivals.push(a);
 });
 const { ports, hangPort } = await new Promise((resolve) => child.once('message', resolve));
-const results = { receivers: RECEIVERS, receiver_delay_ms: 5 };
+let stamper;
+const results = { receivers: RECEIVERS, receiver_delay_ms: DELAY_MS, loadavg_start: loadavg().map((x) => +x.toFixed(2)) };
 
 try {
   await migrate(db);
-  console.error('migrated; baseline...');
+  // stamping and metering go through their own connection, not counted as the service's round trips
+  stamper = new pg.Client({ connectionString: u.toString() });
+  await stamper.connect();
+  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.test', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', ...(flags.concurrency ? { WORKER_CONCURRENCY: flags.concurrency } : {}) });
+  results.worker_concurrency = config.workerConcurrency;
+  console.error(`migrated; baseline (bare undici, ${config.workerConcurrency} in flight)...`);
   // --- baseline: bare undici, same body size, same receivers, same concurrency -----------------
   const body = JSON.stringify({ type: 'status_change', id: 'evt_0_status_change', api_version: 'v1', occurred_at: new Date().toISOString(), data: { bill: { bill_id: 1, state: 'TX', bill_number: 'HB1', title: 'x'.repeat(80), status_id: 2, status_date: '2026-11-01', updated: new Date().toISOString(), url: 'http://x/v1/bills/1' }, change: { reason: 'StatusChange', reason_id: 2, old_status_id: 1, new_status_id: 2 } } });
   const agent = new Agent({ connections: 16 });
   const total = BACKLOG_CHANGES * RECEIVERS;
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: 64 }, async () => {
+  await Promise.all(Array.from({ length: config.workerConcurrency }, async () => {
     while (next < total) {
       const i = next++;
       const res = await agent.request({ origin: `http://127.0.0.1:${ports[i % RECEIVERS]}`, path: '/hook', method: 'POST', body, headers: { 'content-type': 'application/json' } });
@@ -63,13 +157,11 @@ try {
     }
   }));
   const baseSecs = (performance.now() - t0) / 1000;
-  results.baseline = { deliveries: total, seconds: +baseSecs.toFixed(2), per_second: Math.round(total / baseSecs) };
+  results.baseline = { deliveries: total, seconds: +baseSecs.toFixed(2), per_second: Math.round(total / baseSecs), cpu_us_per_delivery: Math.round((cpuMs(process.cpuUsage(cpu0)) * 1000) / total) };
   await agent.close();
   arrivals.length = 0;
 
   // --- service: subscriptions, bills, dispatcher + worker --------------------------------------
-  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.test', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? '64' });
-  results.worker_concurrency = config.workerConcurrency;
   const keys = [await createKey(db, { org: 'bench' }), await createKey(db, { org: 'bench' }), await createKey(db, { org: 'bench' })];
   for (let i = 0; i < RECEIVERS; i++) {
     await createSubscription(db, { apiKeyId: keys[i % 2].api_key_id, orgName: 'bench', kind: 'webhook', url: `http://127.0.0.1:${ports[i]}/hook`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
@@ -80,7 +172,7 @@ try {
   let billCursor = 0;
   const stamp = async (n) => {
     billCursor += n;
-    const { rows } = await db.query(
+    const { rows } = await stamper.query(
       `INSERT INTO changes (bill_id, state_id, reason_id, old_status, new_status, seq, changed_at)
        SELECT 19000000 + (($2 + g) % 1000), 43, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g, clock_timestamp() + g * interval '1 microsecond'
        FROM generate_series(1, $1) g RETURNING change_id`, [n, billCursor]);
@@ -92,25 +184,36 @@ try {
 
   console.error('baseline', results.baseline, '; service backlog...');
   // throughput: drain a backlog
+  const want = BACKLOG_CHANGES * RECEIVERS;
+  const trips0 = tripSnapshot();
+  const pg0 = await pgCpu(stamper);
+  const cpu1 = process.cpuUsage();
   const t1 = performance.now();
   await stamp(BACKLOG_CHANGES);
-  const want = BACKLOG_CHANGES * RECEIVERS;
   while (arrivals.length < want) await new Promise((r) => setTimeout(r, 20));
   const secs = (performance.now() - t1) / 1000;
-  results.service = { deliveries: want, seconds: +secs.toFixed(2), per_second: Math.round(want / secs) };
-  results.ratio_to_baseline = +(results.service.per_second / results.baseline.per_second).toFixed(2);
+  const cpuService = cpuMs(process.cpuUsage(cpu1));
+  // completions still being recorded belong to this phase's cost
   await new Promise((r) => setTimeout(r, 500));
+  const pgMs = pgCpuDelta(pg0, await pgCpu(stamper));
+  results.service = {
+    deliveries: want,
+    seconds: +secs.toFixed(2),
+    per_second: Math.round(want / secs),
+    cpu_us_per_delivery: Math.round((cpuService * 1000) / want),
+    postgres_cpu_us_per_delivery: pgMs === null ? null : Math.round((pgMs * 1000) / want),
+    round_trips: tripDelta(trips0, want),
+  };
+  results.ratio_to_baseline = +(results.service.per_second / results.baseline.per_second).toFixed(2);
   arrivals.length = 0;
 
   console.error('service', results.service, '; latency...');
-  // latency under steady load, with one receiver hanging 15 s on every request
-  const hangSecret = generateSecret();
-  await createSubscription(db, { apiKeyId: keys[2].api_key_id, orgName: 'bench', kind: 'webhook', url: `http://127.0.0.1:${hangPort}/hook`, events: ['status_change'], states: [], subjects: [], secret: hangSecret });
+  // latency under steady load, with one receiver hanging on every request
+  await createSubscription(db, { apiKeyId: keys[2].api_key_id, orgName: 'bench', kind: 'webhook', url: `http://127.0.0.1:${hangPort}/hook`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
   const commits = new Map();
-  const perTick = Number(process.env.BENCH_TICK_CHANGES ?? 1); // changes every 100 ms; x 50 subscriptions = 500 deliveries/s per change
   const end = Date.now() + LATENCY_SECONDS * 1000;
   while (Date.now() < end) {
-    const { at, ids } = await stamp(perTick);
+    const { at, ids } = await stamp(TICK_CHANGES);
     for (const id of ids) commits.set(`evt_${id}_status_change`, at);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -126,21 +229,27 @@ try {
   }
   results.latency_first_attempt_ms = { samples: lat.length, expected, p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat) };
   results.hanging_receiver = { requests_started: arrivals.filter((a) => a[0] === 'hang').length, others_delivered: lat.length, others_expected: expected };
+  results.loadavg_end = loadavg().map((x) => +x.toFixed(2));
   await worker.crash();
   await dispatcher.stop();
 } finally {
   child.kill();
+  await stamper?.end();
   await db.end();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await admin.end();
 }
 
+const s = results.service;
 console.table({
-  'bare undici (baseline)': { 'deliveries/s': results.baseline.per_second, deliveries: results.baseline.deliveries },
-  'service (signed, queued)': { 'deliveries/s': results.service.per_second, deliveries: results.service.deliveries },
+  'bare undici (baseline)': { 'deliveries/s': results.baseline.per_second, deliveries: results.baseline.deliveries, 'CPU µs/delivery': results.baseline.cpu_us_per_delivery, 'PG µs/delivery': '-', 'PG trips/1000': '-' },
+  'service (signed, queued)': { 'deliveries/s': s.per_second, deliveries: s.deliveries, 'CPU µs/delivery': s.cpu_us_per_delivery, 'PG µs/delivery': s.postgres_cpu_us_per_delivery, 'PG trips/1000': s.round_trips.per_1000_deliveries },
 });
 console.table({ 'first attempt, commit to receiver (ms)': results.latency_first_attempt_ms });
-console.log('ratio to baseline:', results.ratio_to_baseline, ' hanging receiver:', results.hanging_receiver);
-mkdirSync(path.join(here, '../results'), { recursive: true });
-writeFileSync(path.join(here, '../results/webhooks.json'), JSON.stringify({ ...results, at: new Date().toISOString(), node: process.version }, null, 2) + '\n');
+console.log('round trips by kind:', s.round_trips.by_kind);
+console.log('ratio to baseline:', results.ratio_to_baseline, ' hanging receiver:', results.hanging_receiver, ' loadavg:', results.loadavg_start, '→', results.loadavg_end);
+if (!flags['no-save']) {
+  mkdirSync(path.dirname(flags.out), { recursive: true });
+  writeFileSync(flags.out, JSON.stringify({ ...results, at: new Date().toISOString(), node: process.version }, null, 2) + '\n');
+}
 process.exit(0);

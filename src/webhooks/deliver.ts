@@ -25,7 +25,7 @@ export interface KindHandler {
 
 export const webhookHandler: KindHandler = {
   async render(_db, d) {
-    return { body: JSON.stringify(d.payload) };
+    return { body: d.payload_text };
   },
   judge(res) {
     if (res.error) return res.error;
