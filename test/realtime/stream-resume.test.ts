@@ -39,11 +39,11 @@ describe('GET /v1/stream behaviour', () => {
     for (const [qs, h] of [['states=CA,XYZW', {}], ['states=ZZ', {}], ['since=soon', {}], ['reason=vote', {}], ['', { 'last-event-id': 'abc' }]] as const) {
       const res = await fetch(`${env.url}/v1/stream?${qs}`, { headers: { 'x-api-key': env.key, ...h } });
       expect(res.status, qs).toBe(400);
-      const body = await res.json();
+      const body = (await res.json()) as { error: { code: string } };
       expect(body.error.code).toBe('bad_request');
     }
     const res = await fetch(`${env.url}/v1/stream?states=CA,ZZ`, { headers: { 'x-api-key': env.key } });
-    expect((await res.json()).error.message).toContain("'ZZ'");
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain("'ZZ'");
   });
 
   it('resumes with Last-Event-ID: exactly the missed changes, then live ones, no gap, no duplicate (eventsource client)', async () => {

@@ -20,7 +20,7 @@ describe('GET /v1/stream framing', () => {
     await until(() => s.text().length > 0);
     expect(s.text().startsWith('retry: 5000\n: lds-stream v1\n\n')).toBe(true);
     await change(env.db, 'CA', 'StatusChange', 3);
-    const [ev] = await until(() => changeEvents(s).length > 0 && changeEvents(s));
+    const [ev] = (await until(() => changeEvents(s).length > 0 && changeEvents(s))) as ReturnType<typeof changeEvents>;
     expect(ev.id).toMatch(ISO_US);
     const data = JSON.parse(ev.data!);
     expect(Object.keys(data)).toEqual(['bill_id', 'bill_number', 'state', 'title', 'reason', 'reason_id', 'changed_at']);

@@ -17,8 +17,8 @@ describe('GET /v1/stream/ws', () => {
   it('streams the same events as JSON messages with filters, heartbeat, rotate and resume', async () => {
     const msgs: { type: string; id?: string; data?: Record<string, unknown>; reason?: string; cursor?: string }[] = [];
     const ws = new WebSocket(`${wsUrl()}/v1/stream/ws?states=TX&since=2000-01-01`, { headers: { 'x-api-key': env.key } });
-    ws.on('message', (m) => msgs.push(JSON.parse(String(m))));
-    const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
+    ws.on('message', (m: Buffer) => msgs.push(JSON.parse(String(m))));
+    const closed = new Promise<number>((r) => ws.on('close', (code: number) => r(code)));
     await change(env.db, 'TX', 'Vote', 3);
     await change(env.db, 'CA', 'Vote', 3);
     const code = await closed;
@@ -33,7 +33,7 @@ describe('GET /v1/stream/ws', () => {
     await change(env.db, 'TX', 'Text', 4);
     const again: typeof msgs = [];
     const ws2 = new WebSocket(`${wsUrl()}/v1/stream/ws?states=TX&last_event_id=${rotate.cursor}`, { headers: { 'x-api-key': env.key } });
-    ws2.on('message', (m) => again.push(JSON.parse(String(m))));
+    ws2.on('message', (m: Buffer) => again.push(JSON.parse(String(m))));
     await until(() => again.some((m) => m.type === 'bill_change'));
     ws2.close();
     expect(again.filter((m) => m.type === 'bill_change').map((m) => m.data?.reason)).toEqual(['Text']);
@@ -43,7 +43,7 @@ describe('GET /v1/stream/ws', () => {
     for (const [q, headers, status] of [['states=ZZ', { 'x-api-key': env.key }, 400], ['', {}, 401]] as const) {
       const ws = new WebSocket(`${wsUrl()}/v1/stream/ws?${q}`, { headers });
       const got = await new Promise<number>((r) => {
-        ws.on('unexpected-response', (_req, res) => r(res.statusCode ?? 0));
+        ws.on('unexpected-response', (_req: unknown, res: { statusCode?: number }) => r(res.statusCode ?? 0));
         ws.on('open', () => r(101));
         ws.on('error', () => undefined);
       });
@@ -56,13 +56,13 @@ describe('GET /v1/stream/ws', () => {
     const url = (await app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
     const open = new WebSocket(`${url}/v1/stream/ws?states=CA`, { headers: { 'x-api-key': env.key } });
     const msgs: { type: string; reason?: string }[] = [];
-    open.on('message', (m) => msgs.push(JSON.parse(String(m))));
+    open.on('message', (m: Buffer) => msgs.push(JSON.parse(String(m))));
     await new Promise((r) => open.once('open', r));
     // a refused upgrade whose client keeps its socket open
     const refused = new WebSocket(`${url}/v1/stream/ws`);
     refused.on('error', () => undefined);
     await new Promise((r) => refused.once('unexpected-response', r));
-    const closed = new Promise<number>((r) => open.once('close', (code) => r(code)));
+    const closed = new Promise<number>((r) => open.once('close', (code: number) => r(code)));
     // would wait forever on the leftover sockets (vitest's timeout fails the test)
     await app.close();
     expect(await closed).toBe(1000);
