@@ -192,7 +192,7 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
       body: JSON.stringify({ webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['bill_introduced', 'status_change', 'vote_recorded', 'text_updated', 'passed', 'vetoed', 'signed', 'amendment_added'], filters: {} }),
     });
     expect(created.status).toBe(201);
-    secret = (await created.json()).secret;
+    secret = ((await created.json()) as { secret: string }).secret;
 
     // Start from a quiet point: everything recorded so far (the seed's changes) is stamped.
     await until('the relay to stamp the seed changes', async () => (await db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0);
