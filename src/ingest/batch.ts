@@ -1,35 +1,157 @@
-// Batched writes: records are written on one connection in transactions of `size` records, each
-// record inside its own SAVEPOINT so one bad record rolls back alone and the rest continue.
-// Fewer commits is most of the speed of a bulk import; the savepoint keeps it forgiving.
-import type { Pool, PoolClient } from '../db/pool.js';
+// Batched writes: records are written on one connection in transactions of `size` records.
+// Most of the speed of a bulk import is fewer round trips, so the common path takes no per-record
+// SAVEPOINT: a record that fails before touching the database (a mapping error) is just reported;
+// a record that fails after writing poisons the batch, which is then rolled back and replayed one
+// record per SAVEPOINT so the bad record rolls back alone and the rest still go in.
+// Outcomes are reported when their batch commits, so counts never include rolled-back work, and
+// change-log rows queued by the records are written once per batch, in the same transaction.
+import { recordChanges, type ChangeInput } from '../changes/record.js';
+import type { Pool, PoolClient, Queryable } from '../db/pool.js';
+import { RowBuffer } from './buffer.js';
+import type { ImportReport, Outcome } from './report.js';
+
+/** An outcome known only once a group of records has been written together (see Group). */
+export interface Later { later: true; value?: Outcome | { skip: string } }
+/** What a record's write did: an outcome, a skip with its reason, a Later, or nothing to count. */
+export type WriteResult = Outcome | { skip: string } | Later | void;
+
+/** Records of one kind written together by one statement when the batch commits. */
+export interface Group { flush(db: Queryable, w: BatchWriter): Promise<void>; clear(): void }
+/** A record's write: may update caches; must be safe to run again (a failed batch is replayed). */
+export type RecordWrite = (db: Queryable, w: BatchWriter) => Promise<WriteResult>;
+
+interface Item { entity: string; file: string; fn: RecordWrite }
 
 export class BatchWriter {
   private client?: PoolClient;
-  private inBatch = 0;
+  private items: Item[] = [];
+  private done: { entity: string; outcome: WriteResult }[] = [];
+  private changes: ChangeInput[] = [];
+  private open = false;
+  /** child rows queued by the records, written when the batch commits */
+  readonly buffer = new RowBuffer();
+  private readonly groups = new Map<string, Group>();
 
-  constructor(private readonly pool: Pool, private readonly size = 200) {}
+  /**
+   * @param onReset clears the callers' in-memory caches when a batch rolls back (ids and rows
+   *   learnt inside the rolled-back transaction no longer exist).
+   */
+  constructor(private readonly pool: Pool, private readonly report: ImportReport, private readonly size = 500,
+    private readonly onReset: () => void = () => undefined) {}
 
-  /** Runs fn for one record; on error the record's writes are undone and the error rethrown. */
-  async run<T>(fn: (db: PoolClient) => Promise<T>): Promise<T> {
+  /** The batch's group of a kind, created on first use. */
+  group<G extends Group>(name: string, make: () => G): G {
+    let g = this.groups.get(name);
+    if (!g) this.groups.set(name, (g = make()));
+    return g as G;
+  }
+
+  /** Writes every queued group and child row now (a record needs to see them). */
+  async flush(db: Queryable): Promise<void> {
+    for (const g of this.groups.values()) await g.flush(db, this);
+    await this.buffer.flush(db);
+  }
+
+  private clearQueued(): void {
+    for (const g of this.groups.values()) g.clear();
+    this.buffer.clear();
+  }
+
+  /** Queues change-log rows; written with the batch. */
+  change(...c: ChangeInput[]): void {
+    this.changes.push(...c);
+  }
+
+  private async begin(): Promise<PoolClient> {
     if (!this.client) this.client = await this.pool.connect();
-    const db = this.client;
-    if (this.inBatch === 0) await db.query('BEGIN');
-    await db.query('SAVEPOINT rec');
-    try {
-      const out = await fn(db);
-      await db.query('RELEASE SAVEPOINT rec');
-      return out;
-    } catch (err) {
-      await db.query('ROLLBACK TO SAVEPOINT rec');
-      throw err;
-    } finally {
-      if (++this.inBatch >= this.size) await this.commit();
+    if (!this.open) {
+      await this.client.query('BEGIN');
+      this.open = true;
     }
+    return this.client;
+  }
+
+  /** Writes one record in the current batch; failures are reported against entity and file. */
+  async run(entity: string, file: string, fn: RecordWrite): Promise<void> {
+    const db = await this.begin();
+    let queries = 0;
+    const counting: Queryable = { query: ((...args: Parameters<PoolClient['query']>) => { queries++; return (db.query as (...a: unknown[]) => unknown)(...args); }) as PoolClient['query'] };
+    const item = { entity, file, fn };
+    const mark = this.changes.length;
+    try {
+      const outcome = await fn(counting, this);
+      this.items.push(item);
+      this.done.push({ entity, outcome });
+    } catch (err) {
+      this.changes.length = mark;
+      if (queries === 0) {
+        this.report.problem(entity, file, err);
+      } else {
+        await this.replay(item);
+      }
+    }
+    if (this.items.length >= this.size) await this.commit();
+  }
+
+  /** The batch failed mid-way: roll it back and write each record alone, the failing one reported. */
+  private async replay(failing?: Item): Promise<void> {
+    const db = this.client!;
+    await db.query('ROLLBACK');
+    this.clearQueued();
+    this.onReset();
+    const items = failing ? [...this.items, failing] : this.items;
+    this.items = [];
+    this.done = [];
+    this.changes = [];
+    await db.query('BEGIN');
+    for (const item of items) {
+      await db.query('SAVEPOINT rec');
+      const mark = this.changes.length;
+      try {
+        const outcome = await item.fn(db, this);
+        await this.flush(db);
+        await db.query('RELEASE SAVEPOINT rec');
+        this.done.push({ entity: item.entity, outcome });
+      } catch (err) {
+        await db.query('ROLLBACK TO SAVEPOINT rec');
+        this.clearQueued();
+        this.changes.length = mark;
+        this.report.problem(item.entity, item.file, err);
+      }
+    }
+    await this.flushChanges(db);
+    await db.query('COMMIT');
+    this.open = false;
+    this.report$();
+  }
+
+  private async flushChanges(db: Queryable): Promise<void> {
+    const c = this.changes;
+    this.changes = [];
+    if (c.length) await recordChanges(db, c);
+  }
+
+  private report$(): void {
+    for (const d of this.done) {
+      const outcome = typeof d.outcome === 'object' && 'later' in d.outcome ? d.outcome.value : d.outcome;
+      if (typeof outcome === 'object') this.report.skip(d.entity, outcome.skip);
+      else if (outcome) this.report.count(d.entity, outcome);
+    }
+    this.done = [];
+    this.items = [];
   }
 
   async commit(): Promise<void> {
-    if (this.client && this.inBatch > 0) await this.client.query('COMMIT');
-    this.inBatch = 0;
+    if (!this.client || !this.open) return;
+    try {
+      await this.flush(this.client);
+      await this.flushChanges(this.client);
+      await this.client.query('COMMIT');
+      this.open = false;
+      this.report$();
+    } catch {
+      await this.replay();
+    }
   }
 
   async close(): Promise<void> {
@@ -43,8 +165,8 @@ export class BatchWriter {
 
   /** Abandons the open batch (fatal error path). */
   async abort(): Promise<void> {
-    if (this.client && this.inBatch > 0) await this.client.query('ROLLBACK').catch(() => undefined);
-    this.inBatch = 0;
+    if (this.client && this.open) await this.client.query('ROLLBACK').catch(() => undefined);
+    this.open = false;
     this.client?.release();
     this.client = undefined;
   }

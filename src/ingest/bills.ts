@@ -4,10 +4,15 @@
 // change-log rows are written together (the caller's transaction):
 //   first import → NewBill; a different status → StatusChange; a text, roll call or amendment id
 //   not seen before on an existing bill → Text / Vote / Amendment.
-import { recordChanges, type ChangeInput } from '../changes/record.js';
+// A changed bill costs two round trips however many parts it has (three for an existing bill):
+// look-up, (the ids of its parts before the write,) bill upsert with the deletes of its replaced
+// children; the children themselves are queued and written per batch (buffer.ts).
+import type { ChangeInput } from '../changes/record.js';
 import type { Queryable } from '../db/pool.js';
+import type { BatchWriter, Group, Later, WriteResult } from './batch.js';
+import type { RowBuffer, TableSpec } from './buffer.js';
 import type { RawSubject, SubjectIndex } from '../topics/assign.js';
-import { contentHash, nextId } from './ids.js';
+import { contentHash } from './ids.js';
 import type { Outcome } from './report.js';
 
 export interface BillRow {
@@ -46,138 +51,187 @@ export function billNumberKey(n: string): string {
   return n.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/([A-Z])0+(\d)/g, '$1$2');
 }
 
-const arr = <T, K extends keyof T>(rows: T[], k: K) => rows.map((r) => r[k]);
 
-export async function resolveBillId(db: Queryable, rec: BillRecord): Promise<{ id: number; exists: boolean; status_id?: number; content_hash?: string }> {
-  const q = rec.bill.bill_id !== undefined
-    ? await db.query<{ bill_id: number; status_id: number; content_hash: string }>('SELECT bill_id, status_id, content_hash FROM bills WHERE bill_id = $1', [rec.bill.bill_id])
-    : await db.query<{ bill_id: number; status_id: number; content_hash: string }>(`SELECT bill_id, status_id, content_hash FROM bills WHERE external_ids->>'${rec.externalKey![0]}' = $1`, [rec.externalKey![1]]);
-  const row = q.rows[0];
-  if (row) return { id: row.bill_id, exists: true, status_id: row.status_id, content_hash: row.content_hash };
-  return { id: rec.bill.bill_id ?? (await nextId(db)), exists: false };
-}
+interface Written { bill_id: number; status_id: number | null; wrote: boolean; dropped: number[] | null; texts: number[] | null; votes: number[] | null; amendments: number[] | null }
 
-export async function upsertBill(db: Queryable, rec: BillRecord, subjects: SubjectIndex): Promise<{ bill_id: number; outcome: Outcome }> {
-  const found = await resolveBillId(db, rec);
-  const hash = contentHash(rec);
-  if (found.exists && found.content_hash === hash) return { bill_id: found.id, outcome: 'unchanged' };
-  const billId = found.id;
+/**
+ * One statement per bill: find it (by LegiScan id or external key), upsert it only when its
+ * content hash differs, delete the children it replaces, and return what was there before (status,
+ * part ids) so the caller can tell NewBill / StatusChange / Text / Vote / Amendment apart.
+ */
+async function writeBill(db: Queryable, rec: BillRecord, hash: string): Promise<Written> {
   const b = rec.bill;
   const row: Record<string, unknown> = {
     ...b, bill_number_key: billNumberKey(b.bill_number), content_hash: hash,
     subject_names: rec.subjects.map((s) => s.name).join('; '), external_ids: JSON.stringify(b.external_ids),
   };
-  await db.query(
-    `INSERT INTO bills (bill_id, ${BILL_COLS.join(', ')}, updated, created) VALUES ($1, ${BILL_COLS.map((_, i) => `$${i + 2}`).join(', ')}, now(), now())
-     ON CONFLICT (bill_id) DO UPDATE SET ${BILL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated = now()`,
-    [billId, ...BILL_COLS.map((c) => row[c] ?? null)],
+  const params: unknown[] = [b.bill_id ?? null, rec.externalKey?.[1] ?? null, ...BILL_COLS.map((c) => row[c] ?? null)];
+  const find = b.bill_id !== undefined ? 'bill_id = $1' : `external_ids ? '${rec.externalKey![0]}' AND external_ids->>'${rec.externalKey![0]}' = $2`;
+  const gone = (t: string) => `DELETE FROM ${t} WHERE bill_id = (SELECT bill_id FROM up)`;
+  const { rows } = await db.query<Written>(
+    `WITH old AS (SELECT bill_id, status_id, content_hash FROM bills WHERE ${find}),
+       id AS (SELECT coalesce((SELECT bill_id FROM old), $1::int, nextval('import_ids')::int) AS bill_id),
+       up AS (INSERT INTO bills (bill_id, ${BILL_COLS.join(', ')}, updated, created)
+              VALUES ((SELECT bill_id FROM id), ${BILL_COLS.map((_, i) => `$${i + 3}`).join(', ')}, now(), now())
+              ON CONFLICT (bill_id) DO UPDATE SET ${BILL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated = now()
+              WHERE bills.content_hash IS DISTINCT FROM EXCLUDED.content_hash
+              RETURNING bill_id),
+       ${['bill_sponsors', 'bill_history', 'bill_sasts', 'bill_calendar', 'bill_referrals', 'bill_topics'].map((t, i) => `d${i} AS (${gone(t)})`).join(', ')},
+       ds AS (${gone('bill_subjects')} RETURNING subject_id)
+     SELECT id.bill_id, old.status_id, $2::text AS external_key, EXISTS (SELECT 1 FROM up) AS wrote, (SELECT array_agg(subject_id) FROM ds) AS dropped,
+       (SELECT array_agg(text_id) FROM bill_texts WHERE bill_id = old.bill_id) AS texts,
+       (SELECT array_agg(roll_call_id) FROM roll_calls WHERE bill_id = old.bill_id) AS votes,
+       (SELECT array_agg(amendment_id) FROM amendments WHERE bill_id = old.bill_id) AS amendments
+     FROM id LEFT JOIN old ON true`,
+    params,
   );
-  const changes: ChangeInput[] = [];
-  const base = { bill_id: billId, state_id: b.state_id };
-  if (!found.exists) changes.push({ ...base, reason: 'NewBill', new_status: b.status_id });
-  else if (found.status_id !== b.status_id) changes.push({ ...base, reason: 'StatusChange', old_status: found.status_id, new_status: b.status_id });
-
-  await replaceChildren(db, billId, rec);
-  await subjects.setBillSubjects(db, billId, b.state_id, rec.subjects);
-
-  const before = async (table: string, col: string) => new Set((await db.query(`SELECT ${col} AS id FROM ${table} WHERE bill_id = $1`, [billId])).rows.map((r: { id: number }) => r.id));
-  const oldTexts = await before('bill_texts', 'text_id');
-  const oldVotes = await before('roll_calls', 'roll_call_id');
-  const oldAmendments = await before('amendments', 'amendment_id');
-  await upsertParts(db, billId, rec);
-  if (found.exists) {
-    for (const t of rec.texts) if (!oldTexts.has(t.text_id)) changes.push({ ...base, reason: 'Text', detail: { text_id: t.text_id } });
-    for (const v of rec.votes) if (!oldVotes.has(v.roll_call_id)) changes.push({ ...base, reason: 'Vote', detail: { roll_call_id: v.roll_call_id } });
-    for (const a of rec.amendments) if (!oldAmendments.has(a.amendment_id)) changes.push({ ...base, reason: 'Amendment', detail: { amendment_id: a.amendment_id } });
-  }
-  await recordChanges(db, changes);
-  return { bill_id: billId, outcome: found.exists ? 'updated' : 'inserted' };
+  return rows[0]!;
 }
 
-async function replaceChildren(db: Queryable, billId: number, rec: BillRecord): Promise<void> {
-  for (const t of ['bill_sponsors', 'bill_history', 'bill_sasts', 'bill_calendar', 'bill_referrals']) await db.query(`DELETE FROM ${t} WHERE bill_id = $1`, [billId]);
+/**
+ * Bills with LegiScan ids are written in groups: one statement upserts every bill of the batch
+ * whose content hash differs, deletes the children they replace and returns what was there
+ * before, then each bill's children are queued. Bills identified by an external key (Congress)
+ * take the one-statement-per-bill path, which also allocates their ids.
+ */
+class BillGroup implements Group {
+  private pending: { rec: BillRecord; hash: string; later: Later }[] = [];
+  constructor(private readonly subjects: SubjectIndex) {}
+
+  add(rec: BillRecord, hash: string): Later {
+    const later: Later = { later: true };
+    this.pending.push({ rec, hash, later });
+    return later;
+  }
+
+  clear(): void {
+    this.pending = [];
+  }
+
+  async flush(db: Queryable, w: BatchWriter): Promise<void> {
+    const work = this.pending;
+    this.pending = [];
+    if (!work.length) return;
+    const input = work.map(({ rec, hash }) => ({
+      ...rec.bill, bill_number_key: billNumberKey(rec.bill.bill_number), content_hash: hash, subject_names: rec.subjects.map((s) => s.name).join('; '),
+    }));
+    const gone = (t: string) => `DELETE FROM ${t} WHERE bill_id IN (SELECT bill_id FROM up)`;
+    const { rows } = await db.query<Written>(
+      `WITH input AS (SELECT * FROM json_populate_recordset(NULL::bills, $1::json)),
+         old AS (SELECT b.bill_id, b.status_id FROM bills b JOIN input USING (bill_id)),
+         up AS (INSERT INTO bills (bill_id, ${BILL_COLS.join(', ')}, updated, created)
+                SELECT bill_id, ${BILL_COLS.join(', ')}, now(), now() FROM input
+                ON CONFLICT (bill_id) DO UPDATE SET ${BILL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated = now()
+                WHERE bills.content_hash IS DISTINCT FROM EXCLUDED.content_hash
+                RETURNING bill_id),
+         ${['bill_sponsors', 'bill_history', 'bill_sasts', 'bill_calendar', 'bill_referrals', 'bill_topics'].map((t, i) => `d${i} AS (${gone(t)})`).join(', ')},
+         ds AS (${gone('bill_subjects')} RETURNING bill_id, subject_id)
+       SELECT i.bill_id, old.status_id, i.bill_id IN (SELECT bill_id FROM up) AS wrote,
+         (SELECT array_agg(subject_id) FROM ds WHERE ds.bill_id = i.bill_id) AS dropped,
+         (SELECT array_agg(text_id) FROM bill_texts WHERE bill_id = old.bill_id) AS texts,
+         (SELECT array_agg(roll_call_id) FROM roll_calls WHERE bill_id = old.bill_id) AS votes,
+         (SELECT array_agg(amendment_id) FROM amendments WHERE bill_id = old.bill_id) AS amendments
+       FROM input i LEFT JOIN old USING (bill_id)`,
+      [JSON.stringify(input)],
+    );
+    const byId = new Map(rows.map((r) => [r.bill_id, r]));
+    for (const { rec, later } of work) {
+      later.value = await afterWrite(db, rec, byId.get(rec.bill.bill_id!)!, this.subjects, w);
+    }
+  }
+}
+
+export async function upsertBill(db: Queryable, rec: BillRecord, subjects: SubjectIndex, w: BatchWriter): Promise<WriteResult> {
+  const key = rec.bill.bill_id !== undefined ? `bill:${rec.bill.bill_id}` : `bill:${rec.externalKey!.join(':')}`;
+  // The same bill twice in one batch: the second must see the first.
+  if (w.buffer.has(key)) await w.flush(db);
+  w.buffer.claim(key);
+  const hash = contentHash(rec);
+  if (rec.bill.bill_id !== undefined) return w.group('bills', () => new BillGroup(subjects)).add(rec, hash);
+  return afterWrite(db, rec, await writeBill(db, rec, hash), subjects, w);
+}
+
+/** Changes and children of a bill just written (or nothing, when it was unchanged). */
+async function afterWrite(db: Queryable, rec: BillRecord, found: Written, subjects: SubjectIndex, w: BatchWriter): Promise<Outcome> {
+  if (!found.wrote) return 'unchanged';
+  const billId = found.bill_id;
+  const exists = found.status_id !== null;
+  const b = rec.bill;
+  const changes: ChangeInput[] = [];
+  const base = { bill_id: billId, state_id: b.state_id };
+  if (!exists) changes.push({ ...base, reason: 'NewBill', new_status: b.status_id });
+  else if (found.status_id !== b.status_id) changes.push({ ...base, reason: 'StatusChange', old_status: found.status_id, new_status: b.status_id });
+  const old = { t: new Set(found.texts ?? []), v: new Set(found.votes ?? []), a: new Set(found.amendments ?? []) };
+  const subjectIds = await subjects.resolveAll(db, b.state_id, rec.subjects);
+  subjects.touch([...(found.dropped ?? []), ...subjectIds]);
+  queueParts(w.buffer, billId, rec, subjectIds);
+  if (exists) {
+    for (const t of rec.texts) if (!old.t.has(t.text_id)) changes.push({ ...base, reason: 'Text', detail: { text_id: t.text_id } });
+    for (const v of rec.votes) if (!old.v.has(v.roll_call_id)) changes.push({ ...base, reason: 'Vote', detail: { roll_call_id: v.roll_call_id } });
+    for (const a of rec.amendments) if (!old.a.has(a.amendment_id)) changes.push({ ...base, reason: 'Amendment', detail: { amendment_id: a.amendment_id } });
+  }
+  w.change(...changes);
+  return exists ? 'updated' : 'inserted';
+}
+
+// Child rows and parts, queued per batch (see buffer.ts). Parts are upserts: a text's decoded
+// document arrives separately and must survive; tallies missing from a header (older datasets)
+// keep what the roll call file wrote.
+const SPONSORS: TableSpec = { types: ['int', 'bigint', 'int', 'smallint', 'smallint', 'int'],
+  sql: 'INSERT INTO bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id) SELECT * FROM $COLS' };
+const HISTORY: TableSpec = { types: ['int', 'int', 'date', 'text', 'int', 'smallint'],
+  sql: 'INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major) SELECT * FROM $COLS' };
+const SASTS: TableSpec = { types: ['int', 'smallint', 'int', 'text'],
+  sql: 'INSERT INTO bill_sasts (bill_id, sast_type_id, sast_bill_id, sast_bill_number) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
+const CALENDAR: TableSpec = { types: ['int', 'text', 'smallint', 'date', 'text', 'text', 'text'],
+  sql: 'INSERT INTO bill_calendar (bill_id, event_hash, event_type_id, event_date, event_time, event_location, event_desc) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
+const REFERRALS: TableSpec = { types: ['int', 'int', 'int', 'text', 'date'],
+  sql: 'INSERT INTO bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date) SELECT * FROM $COLS' };
+const SUBJECTS: TableSpec = { types: ['int', 'int'],
+  sql: 'INSERT INTO bill_subjects (bill_id, subject_id) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
+const TOPICS: TableSpec = { types: ['int', 'int'],
+  sql: 'INSERT INTO bill_topics (bill_id, topic_id) SELECT DISTINCT b.bill_id, t.topic_id FROM $COLS AS b(bill_id, subject_id) JOIN subject_topics t USING (subject_id) ON CONFLICT DO NOTHING' };
+const TEXTS: TableSpec = { types: ['int', 'int', 'smallint', 'date', 'smallint', 'int', 'text', 'text'], dedupe: 0,
+  sql: `INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, mime_id, size_bytes, state_url, text_hash) SELECT * FROM $COLS
+       ON CONFLICT (text_id) DO UPDATE SET bill_text_type_id = EXCLUDED.bill_text_type_id, text_date = EXCLUDED.text_date,
+         mime_id = EXCLUDED.mime_id, size_bytes = CASE WHEN EXCLUDED.size_bytes > 0 THEN EXCLUDED.size_bytes ELSE bill_texts.size_bytes END,
+         state_url = EXCLUDED.state_url, text_hash = CASE WHEN EXCLUDED.text_hash <> '' THEN EXCLUDED.text_hash ELSE bill_texts.text_hash END` };
+const voteSpec = (withTally: boolean): TableSpec => ({ types: ['int', 'int', 'int', 'date', 'text', 'int', 'int', 'int', 'int', 'int', 'smallint', 'text'], dedupe: 0,
+  sql: `INSERT INTO roll_calls (roll_call_id, bill_id, roll_call_body_id, vote_date, description, yea, nay, nv, absent, total, passed, state_url) SELECT * FROM $COLS
+       ON CONFLICT (roll_call_id) DO UPDATE SET roll_call_body_id = EXCLUDED.roll_call_body_id, vote_date = EXCLUDED.vote_date,
+         description = EXCLUDED.description, ${['yea', 'nay', 'nv', 'absent', 'total'].map((c) => `${c} = ${withTally ? 'EXCLUDED' : 'roll_calls'}.${c}`).join(', ')},
+         passed = EXCLUDED.passed, state_url = CASE WHEN EXCLUDED.state_url <> '' THEN EXCLUDED.state_url ELSE roll_calls.state_url END` });
+const VOTES_FULL = voteSpec(true);
+const VOTES_HEAD = voteSpec(false);
+const AMENDMENTS: TableSpec = { types: ['int', 'int', 'smallint', 'int', 'date', 'text', 'text', 'smallint', 'int', 'text', 'text'], dedupe: 0,
+  sql: `INSERT INTO amendments (amendment_id, bill_id, adopted, amendment_body_id, amendment_date, amendment_title, amendment_desc, amendment_mime_id, amendment_size, amendment_hash, state_url)
+       SELECT * FROM $COLS
+       ON CONFLICT (amendment_id) DO UPDATE SET adopted = EXCLUDED.adopted, amendment_body_id = EXCLUDED.amendment_body_id, amendment_date = EXCLUDED.amendment_date,
+         amendment_title = EXCLUDED.amendment_title, amendment_desc = EXCLUDED.amendment_desc, amendment_mime_id = EXCLUDED.amendment_mime_id,
+         amendment_size = EXCLUDED.amendment_size, amendment_hash = EXCLUDED.amendment_hash, state_url = EXCLUDED.state_url` };
+const SUPPLEMENTS: TableSpec = { types: ['int', 'int', 'smallint', 'date', 'text', 'text', 'text', 'smallint', 'int', 'text'], dedupe: 0,
+  sql: `INSERT INTO supplements (supplement_id, bill_id, supplement_type_id, supplement_date, title, description, state_url, supplement_mime_id, supplement_size, supplement_hash)
+       SELECT * FROM $COLS
+       ON CONFLICT (supplement_id) DO UPDATE SET supplement_type_id = EXCLUDED.supplement_type_id, supplement_date = EXCLUDED.supplement_date, title = EXCLUDED.title,
+         description = EXCLUDED.description, state_url = EXCLUDED.state_url, supplement_mime_id = EXCLUDED.supplement_mime_id,
+         supplement_size = EXCLUDED.supplement_size, supplement_hash = EXCLUDED.supplement_hash` };
+
+/** Queues every child row and part of the bill (its old children are already deleted). */
+function queueParts(buf: RowBuffer, id: number, rec: BillRecord, subjectIds: number[]): void {
   // A source may list the same person twice (sponsor and cosponsor): the first listing wins.
   const seen = new Set<number>();
   const sponsors = rec.sponsors.filter((s) => !seen.has(s.people_id) && seen.add(s.people_id));
-  if (sponsors.length) {
-    await db.query(
-      `INSERT INTO bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id)
-       SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::smallint[], $5::smallint[], $6::int[])`,
-      [billId, arr(sponsors, 'people_id'), arr(sponsors, 'sponsor_order'), arr(sponsors, 'sponsor_type_id'), arr(sponsors, 'committee_sponsor'), arr(sponsors, 'committee_id')],
-    );
-  }
-  if (rec.history.length) {
-    await db.query(
-      `INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major)
-       SELECT $1, * FROM unnest($2::int[], $3::date[], $4::text[], $5::int[], $6::smallint[])`,
-      [billId, rec.history.map((_, i) => i + 1), arr(rec.history, 'date'), arr(rec.history, 'action'), arr(rec.history, 'body_id'), arr(rec.history, 'major')],
-    );
-  }
-  if (rec.sasts.length) {
-    await db.query(
-      `INSERT INTO bill_sasts (bill_id, sast_type_id, sast_bill_id, sast_bill_number)
-       SELECT $1, * FROM unnest($2::smallint[], $3::int[], $4::text[]) ON CONFLICT DO NOTHING`,
-      [billId, arr(rec.sasts, 'type_id'), arr(rec.sasts, 'sast_bill_id'), arr(rec.sasts, 'sast_bill_number')],
-    );
-  }
-  if (rec.calendar.length) {
-    await db.query(
-      `INSERT INTO bill_calendar (bill_id, event_hash, event_type_id, event_date, event_time, event_location, event_desc)
-       SELECT $1, * FROM unnest($2::text[], $3::smallint[], $4::date[], $5::text[], $6::text[], $7::text[]) ON CONFLICT DO NOTHING`,
-      [billId, arr(rec.calendar, 'hash'), arr(rec.calendar, 'type_id'), arr(rec.calendar, 'date'), arr(rec.calendar, 'time'), arr(rec.calendar, 'location'), arr(rec.calendar, 'desc')],
-    );
-  }
-  if (rec.referrals.length) {
-    await db.query(
-      `INSERT INTO bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date)
-       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[], $5::date[])`,
-      [billId, rec.referrals.map((_, i) => i + 1), arr(rec.referrals, 'committee_id'), arr(rec.referrals, 'name'), arr(rec.referrals, 'date')],
-    );
-  }
-}
-
-async function upsertParts(db: Queryable, billId: number, rec: BillRecord): Promise<void> {
-  for (const t of rec.texts) {
-    // Header fields only: the decoded document (content) arrives separately and must survive.
-    await db.query(
-      `INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, mime_id, size_bytes, state_url, text_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (text_id) DO UPDATE SET bill_text_type_id = EXCLUDED.bill_text_type_id, text_date = EXCLUDED.text_date,
-         mime_id = EXCLUDED.mime_id, size_bytes = CASE WHEN EXCLUDED.size_bytes > 0 THEN EXCLUDED.size_bytes ELSE bill_texts.size_bytes END,
-         state_url = EXCLUDED.state_url, text_hash = CASE WHEN EXCLUDED.text_hash <> '' THEN EXCLUDED.text_hash ELSE bill_texts.text_hash END`,
-      [t.text_id, billId, t.type_id, t.date, t.mime_id, t.size, t.state_url, t.hash],
-    );
-  }
-  for (const v of rec.votes) {
-    // Tallies missing from a header (older datasets) keep what the roll call file wrote.
-    await db.query(
-      `INSERT INTO roll_calls (roll_call_id, bill_id, roll_call_body_id, vote_date, description, yea, nay, nv, absent, total, passed, state_url)
-       VALUES ($1, $2, $3, $4, $5, coalesce($6, 0), coalesce($7, 0), coalesce($8, 0), coalesce($9, 0), coalesce($10, 0), $11, $12)
-       ON CONFLICT (roll_call_id) DO UPDATE SET roll_call_body_id = EXCLUDED.roll_call_body_id, vote_date = EXCLUDED.vote_date,
-         description = EXCLUDED.description, yea = coalesce($6, roll_calls.yea), nay = coalesce($7, roll_calls.nay), nv = coalesce($8, roll_calls.nv),
-         absent = coalesce($9, roll_calls.absent), total = coalesce($10, roll_calls.total), passed = EXCLUDED.passed,
-         state_url = CASE WHEN EXCLUDED.state_url <> '' THEN EXCLUDED.state_url ELSE roll_calls.state_url END`,
-      [v.roll_call_id, billId, v.body_id, v.date, v.desc, v.yea, v.nay, v.nv, v.absent, v.total, v.passed, v.state_url],
-    );
-  }
-  for (const a of rec.amendments) {
-    await db.query(
-      `INSERT INTO amendments (amendment_id, bill_id, adopted, amendment_body_id, amendment_date, amendment_title, amendment_desc, amendment_mime_id, amendment_size, amendment_hash, state_url)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (amendment_id) DO UPDATE SET adopted = EXCLUDED.adopted, amendment_body_id = EXCLUDED.amendment_body_id, amendment_date = EXCLUDED.amendment_date,
-         amendment_title = EXCLUDED.amendment_title, amendment_desc = EXCLUDED.amendment_desc, amendment_mime_id = EXCLUDED.amendment_mime_id,
-         amendment_size = EXCLUDED.amendment_size, amendment_hash = EXCLUDED.amendment_hash, state_url = EXCLUDED.state_url`,
-      [a.amendment_id, billId, a.adopted, a.body_id, a.date, a.title, a.desc, a.mime_id, a.size, a.hash, a.state_url],
-    );
-  }
-  for (const s of rec.supplements) {
-    await db.query(
-      `INSERT INTO supplements (supplement_id, bill_id, supplement_type_id, supplement_date, title, description, state_url, supplement_mime_id, supplement_size, supplement_hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (supplement_id) DO UPDATE SET supplement_type_id = EXCLUDED.supplement_type_id, supplement_date = EXCLUDED.supplement_date, title = EXCLUDED.title,
-         description = EXCLUDED.description, state_url = EXCLUDED.state_url, supplement_mime_id = EXCLUDED.supplement_mime_id,
-         supplement_size = EXCLUDED.supplement_size, supplement_hash = EXCLUDED.supplement_hash`,
-      [s.supplement_id, billId, s.type_id, s.date, s.title, s.desc, s.state_url, s.mime_id, s.size, s.hash],
-    );
-  }
+  buf.add(SPONSORS, sponsors.map((s) => [id, s.people_id, s.sponsor_order, s.sponsor_type_id, s.committee_sponsor, s.committee_id]));
+  buf.add(HISTORY, rec.history.map((h, i) => [id, i + 1, h.date, h.action, h.body_id, h.major]));
+  buf.add(SASTS, rec.sasts.map((s) => [id, s.type_id, s.sast_bill_id, s.sast_bill_number]));
+  buf.add(CALENDAR, rec.calendar.map((c) => [id, c.hash, c.type_id, c.date, c.time, c.location, c.desc]));
+  buf.add(REFERRALS, rec.referrals.map((r, i) => [id, i + 1, r.committee_id, r.name, r.date]));
+  buf.add(SUBJECTS, subjectIds.map((s) => [id, s]));
+  buf.add(TOPICS, subjectIds.map((s) => [id, s]));
+  buf.add(TEXTS, rec.texts.map((t) => [t.text_id, id, t.type_id, t.date, t.mime_id, t.size, t.state_url, t.hash]));
+  const vote = (v: VoteHeader) => [v.roll_call_id, id, v.body_id, v.date, v.desc, v.yea ?? 0, v.nay ?? 0, v.nv ?? 0, v.absent ?? 0, v.total ?? 0, v.passed, v.state_url];
+  buf.add(VOTES_FULL, rec.votes.filter((v) => v.yea !== null).map(vote));
+  buf.add(VOTES_HEAD, rec.votes.filter((v) => v.yea === null).map(vote));
+  buf.add(AMENDMENTS, rec.amendments.map((a) => [a.amendment_id, id, a.adopted, a.body_id, a.date, a.title, a.desc, a.mime_id, a.size, a.hash, a.state_url]));
+  buf.add(SUPPLEMENTS, rec.supplements.map((s) => [s.supplement_id, id, s.type_id, s.date, s.title, s.desc, s.state_url, s.mime_id, s.size, s.hash]));
 }

@@ -1,7 +1,9 @@
 // Committees with members, shared by the Open States and congress-legislators importers.
 // Matched on the source's own id kept in external_ids (unique index), so re-imports update in place.
 import type { Queryable } from '../db/pool.js';
-import { contentHash, nextId } from './ids.js';
+import type { BatchWriter } from './batch.js';
+import type { TableSpec } from './buffer.js';
+import { contentHash } from './ids.js';
 import type { Outcome } from './report.js';
 
 export interface CommitteeRecord {
@@ -19,31 +21,39 @@ export function memberRole(raw: string | undefined): 'chair' | 'vice chair' | 'm
   return 'member';
 }
 
-export async function upsertCommittee(db: Queryable, c: CommitteeRecord): Promise<{ committee_id: number; outcome: Outcome }> {
+const MEMBERS: TableSpec = { types: ['int', 'bigint', 'text'], sql: 'INSERT INTO committee_members (committee_id, people_id, member_role) SELECT * FROM $COLS' };
+
+/** Two round trips per committee (look-up, upsert with the delete of old members); members go with the batch. */
+export async function upsertCommittee(db: Queryable, c: CommitteeRecord, w: BatchWriter): Promise<{ committee_id: number; outcome: Outcome }> {
+  const key = `committee:${c.key.join(':')}`;
+  if (w.buffer.has(key)) await w.flush(db);
+  w.buffer.claim(key);
   const seen = new Set<number>();
   // A person listed twice keeps the highest role (chair over vice chair over member).
   const rank = { chair: 0, 'vice chair': 1, member: 2 } as const;
   const members = [...c.members].sort((a, b) => rank[a.role] - rank[b.role]).filter((m) => !seen.has(m.people_id) && seen.add(m.people_id));
-  const find = async (key: [string, string]) => (await db.query<{ committee_id: number; import_hash: string }>(
-    `SELECT committee_id, import_hash FROM committees WHERE external_ids->>'${key[0]}' = $1`, [key[1]])).rows[0];
-  const existing = await find(c.key);
-  const parent = c.parent_key ? (await find(c.parent_key))?.committee_id ?? null : null;
+  // The committee and its parent in one look-up (keys are schemes we name, never source text).
+  const lookup = (await db.query<{ committee_id: number | null; import_hash: string | null; parent: number | null }>(
+    `SELECT (SELECT committee_id FROM committees WHERE external_ids ? '${c.key[0]}' AND external_ids->>'${c.key[0]}' = $1) AS committee_id,
+            (SELECT import_hash FROM committees WHERE external_ids ? '${c.key[0]}' AND external_ids->>'${c.key[0]}' = $1) AS import_hash,
+            ${c.parent_key ? `(SELECT committee_id FROM committees WHERE external_ids ? '${c.parent_key[0]}' AND external_ids->>'${c.parent_key[0]}' = $2)` : 'NULL::int'} AS parent`,
+    c.parent_key ? [c.key[1], c.parent_key[1]] : [c.key[1]])).rows[0]!;
+  const existing = lookup.committee_id === null ? undefined : { committee_id: lookup.committee_id, import_hash: lookup.import_hash ?? '' };
+  const parent = lookup.parent;
   const hash = contentHash({ ...c, members, parent });
   if (existing?.import_hash === hash) return { committee_id: existing.committee_id, outcome: 'unchanged' };
-  const id = existing?.committee_id ?? (await nextId(db));
-  await db.query(
-    `INSERT INTO committees (committee_id, state_id, body_id, chamber, committee_name, committee_type, description, website_url, parent_id, external_ids, source, import_hash, updated)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
+  const { rows } = await db.query<{ committee_id: number }>(
+    `WITH up AS (INSERT INTO committees (committee_id, state_id, body_id, chamber, committee_name, committee_type, description, website_url, parent_id, external_ids, source, import_hash, updated)
+     VALUES (coalesce($1::int, nextval('import_ids')::int), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
      ON CONFLICT (committee_id) DO UPDATE SET state_id = EXCLUDED.state_id, body_id = EXCLUDED.body_id, chamber = EXCLUDED.chamber,
        committee_name = EXCLUDED.committee_name, committee_type = EXCLUDED.committee_type, description = EXCLUDED.description,
        website_url = EXCLUDED.website_url, parent_id = EXCLUDED.parent_id, external_ids = committees.external_ids || EXCLUDED.external_ids,
-       import_hash = EXCLUDED.import_hash, updated = now()`,
-    [id, c.state_id, c.body_id, c.chamber, c.committee_name, c.committee_type, c.description, c.website_url, parent, JSON.stringify({ ...c.external_ids, [c.key[0]]: c.key[1] }), c.source, hash],
+       import_hash = EXCLUDED.import_hash, updated = now() RETURNING committee_id),
+     gone AS (DELETE FROM committee_members WHERE committee_id = $1)
+     SELECT committee_id FROM up`,
+    [existing?.committee_id ?? null, c.state_id, c.body_id, c.chamber, c.committee_name, c.committee_type, c.description, c.website_url, parent, JSON.stringify({ ...c.external_ids, [c.key[0]]: c.key[1] }), c.source, hash],
   );
-  await db.query('DELETE FROM committee_members WHERE committee_id = $1', [id]);
-  if (members.length) {
-    await db.query('INSERT INTO committee_members (committee_id, people_id, member_role) SELECT $1, * FROM unnest($2::bigint[], $3::text[])',
-      [id, members.map((m) => m.people_id), members.map((m) => m.role)]);
-  }
+  const id = rows[0]!.committee_id;
+  w.buffer.add(MEMBERS, members.map((m) => [id, m.people_id, m.role]));
   return { committee_id: id, outcome: existing ? 'updated' : 'inserted' };
 }

@@ -28,15 +28,15 @@ export interface PersonRecord {
   stub?: boolean;
 }
 
-const JOIN_ORDER: [keyof PersonIds, string][] = [
+export const JOIN_ORDER: [keyof PersonIds, string][] = [
   ['bioguide', 'bioguide_id'], ['lis', 'lis_id'], ['openstates', 'openstates_id'], ['votesmart', 'votesmart_id'],
   ['opensecrets', 'opensecrets_id'], ['followthemoney', 'followthemoney_eid'], ['ballotpedia', 'ballotpedia'],
 ];
 const STRONG: [keyof PersonIds, string][] = JOIN_ORDER.slice(0, 3);
 
-type Row = Record<string, unknown> & { people_id: number; legiscan_id: number | null; source: string; import_hash: string };
+export type Row = Record<string, unknown> & { people_id: number; legiscan_id: number | null; source: string; import_hash: string };
 
-const COLS = ['state_id', 'role_id', 'chamber', 'body_id', 'party_id', 'party_name', 'name', 'first_name', 'middle_name', 'last_name',
+export const COLS = ['state_id', 'role_id', 'chamber', 'body_id', 'party_id', 'party_name', 'name', 'first_name', 'middle_name', 'last_name',
   'suffix', 'nickname', 'district', 'ballotpedia', 'followthemoney_eid', 'votesmart_id', 'opensecrets_id', 'bioguide_id', 'lis_id',
   'fec_ids', 'openstates_id', 'legiscan_id', 'person_hash', 'external_ids', 'active', 'source', 'import_hash'] as const;
 const DESCRIPTIVE = ['state_id', 'role_id', 'chamber', 'body_id', 'party_id', 'party_name', 'name', 'first_name', 'middle_name', 'last_name', 'suffix', 'nickname', 'district', 'person_hash', 'active'] as const;
@@ -51,38 +51,61 @@ function compatible(row: Row, rec: PersonRecord): boolean {
   return true;
 }
 
-async function findExisting(db: Queryable, rec: PersonRecord): Promise<Row | undefined> {
+/**
+ * Every row that could match the record, in one query: by LegiScan id, by each join key, and the
+ * row holding the id a new person would derive (to detect a hash collision without another trip).
+ */
+async function candidates(db: Queryable, rec: PersonRecord, derived: number | undefined): Promise<Row[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (rec.legiscan_id) where.push(`legiscan_id = $${params.push(rec.legiscan_id)}`);
+  for (const [key, col] of JOIN_ORDER) {
+    const v = rec.ids[key];
+    if (v && !Array.isArray(v)) where.push(`${col} = $${params.push(v)}`);
+  }
+  if (derived !== undefined) where.push(`people_id = $${params.push(derived)}`);
+  if (!where.length) return [];
+  return (await db.query<Row>(`SELECT * FROM people WHERE ${where.join(' OR ')} ORDER BY people_id`, params)).rows;
+}
+
+/** The same precedence as one look-up per key: LegiScan id first, then each key in join order. */
+export function findExisting(rows: Row[], rec: PersonRecord): Row | undefined {
   if (rec.legiscan_id) {
-    const { rows } = await db.query<Row>('SELECT * FROM people WHERE legiscan_id = $1 ORDER BY people_id LIMIT 1', [rec.legiscan_id]);
-    if (rows[0]) return rows[0];
+    const hit = rows.find((r) => r.legiscan_id !== null && Number(r.legiscan_id) === rec.legiscan_id);
+    if (hit) return hit;
   }
   for (const [key, col] of JOIN_ORDER) {
     const v = rec.ids[key];
     if (!v || Array.isArray(v)) continue;
-    const { rows } = await db.query<Row>(`SELECT * FROM people WHERE ${col} = $1 ORDER BY people_id LIMIT 5`, [v]);
-    const hit = rows.find((r) => compatible(r, rec));
+    const hit = rows.filter((r) => r[col] === v).slice(0, 5).find((r) => compatible(r, rec));
     if (hit) return hit;
   }
   return undefined;
 }
 
-async function newPeopleId(db: Queryable, rec: PersonRecord): Promise<number> {
-  if (rec.legiscan_id) return rec.legiscan_id;
+export function derivedId(rec: PersonRecord): number | undefined {
+  if (rec.legiscan_id) return undefined;
   const strongest = JOIN_ORDER.find(([k]) => typeof rec.ids[k] === 'string' && rec.ids[k]);
-  if (!strongest) {
+  return strongest ? derivedPeopleId(strongest[0], rec.ids[strongest[0]] as string) : undefined;
+}
+
+export async function newPeopleId(db: Queryable, rec: PersonRecord, taken: boolean): Promise<number> {
+  if (rec.legiscan_id) return rec.legiscan_id;
+  let id = derivedId(rec);
+  if (id === undefined) {
     const { rows } = await db.query<{ id: string }>(`SELECT nextval('import_ids')::text AS id`);
     return Number(rows[0]!.id);
   }
-  let id = derivedPeopleId(strongest[0], rec.ids[strongest[0]] as string);
+  if (!taken) return id;
   // A hash collision with a different person moves to the next free id, deterministically.
   for (;;) {
+    id += 1;
     const { rowCount } = await db.query('SELECT 1 FROM people WHERE people_id = $1', [id]);
     if (!rowCount) return id;
-    id += 1;
   }
 }
 
-function recordRow(rec: PersonRecord): Record<string, unknown> {
+export function recordRow(rec: PersonRecord): Record<string, unknown> {
   return {
     state_id: rec.state_id, role_id: rec.role_id, chamber: rec.chamber, body_id: rec.body_id, party_id: rec.party_id,
     party_name: rec.party_name, name: rec.name, first_name: rec.first_name, middle_name: rec.middle_name, last_name: rec.last_name,
@@ -96,7 +119,7 @@ function recordRow(rec: PersonRecord): Record<string, unknown> {
 
 const blank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
 
-function merge(existing: Row, rec: PersonRecord): Record<string, unknown> {
+export function merge(existing: Row, rec: PersonRecord): Record<string, unknown> {
   const incoming = recordRow(rec);
   const out: Record<string, unknown> = {};
   const owns = existing.source === rec.source || (existing.import_hash === 'stub' && !rec.stub);
@@ -116,15 +139,17 @@ function merge(existing: Row, rec: PersonRecord): Record<string, unknown> {
   return out;
 }
 
-const comparable = (r: Record<string, unknown>) => COLS.map((c) => (c === 'body_id' || c === 'legiscan_id' || c === 'state_id' ? (r[c] === null ? null : Number(r[c])) : r[c]));
+export const comparable = (r: Record<string, unknown>) => COLS.map((c) => (c === 'body_id' || c === 'legiscan_id' || c === 'state_id' ? (r[c] === null ? null : Number(r[c])) : r[c]));
 
 /** Inserts or joins the person; returns the people_id and what happened. */
 export async function upsertPerson(db: Queryable, rec: PersonRecord): Promise<{ people_id: number; outcome: Outcome }> {
-  const existing = await findExisting(db, rec);
+  const derived = derivedId(rec);
+  const rows = await candidates(db, rec, derived);
+  const existing = findExisting(rows, rec);
   if (existing && rec.stub) return { people_id: existing.people_id, outcome: 'unchanged' };
   const row = existing ? merge(existing, rec) : recordRow(rec);
   if (existing && contentHash(comparable(row)) === contentHash(comparable(existing))) return { people_id: existing.people_id, outcome: 'unchanged' };
-  const id = existing?.people_id ?? (await newPeopleId(db, rec));
+  const id = existing?.people_id ?? (await newPeopleId(db, rec, derived !== undefined && rows.some((r) => Number(r.people_id) === derived)));
   const values = COLS.map((c) => (c === 'external_ids' ? JSON.stringify(row[c]) : row[c]));
   await db.query(
     `INSERT INTO people (people_id, ${COLS.join(', ')}, updated) VALUES ($1, ${COLS.map((_, i) => `$${i + 2}`).join(', ')}, now())

@@ -1,7 +1,9 @@
 // Roll calls with member votes, and decoded bill text documents. A roll call or text version that
 // was not there before, on a bill that was, is a change (Vote / Text) recorded with the rows.
-import { recordChanges } from '../changes/record.js';
+// Roll calls are written per batch, a few statements for hundreds of them (RollCallGroup).
 import type { Queryable } from '../db/pool.js';
+import type { BatchWriter, Group, Later } from './batch.js';
+import type { TableSpec } from './buffer.js';
 import { contentHash } from './ids.js';
 import type { Outcome } from './report.js';
 import { RecordError } from './report.js';
@@ -13,32 +15,79 @@ export interface RollCallRecord {
   members: { people_id: number; vote_id: number }[];
 }
 
-export async function upsertRollCall(db: Queryable, rc: RollCallRecord): Promise<Outcome> {
-  const bill = (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [rc.bill_id])).rows[0];
-  if (!bill) throw new RecordError(`bill ${rc.bill_id} is not imported`, 'bill_id');
+const MEMBER_VOTES: TableSpec = { types: ['int', 'bigint', 'smallint'], sql: 'INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT * FROM $COLS' };
+
+/**
+ * Roll calls are written in groups: one statement per batch upserts every header whose hash
+ * differs (only when its bill exists), deletes the member rows it replaces and returns what was
+ * there before; the member rows are then queued as one multi-row insert.
+ */
+class RollCallGroup implements Group {
+  private pending: { rc: RollCallRecord; members: RollCallRecord['members']; hash: string; later: Later }[] = [];
+
+  add(rc: RollCallRecord, members: RollCallRecord['members'], hash: string): Later {
+    const later: Later = { later: true };
+    this.pending.push({ rc, members, hash, later });
+    return later;
+  }
+
+  clear(): void {
+    this.pending = [];
+  }
+
+  async flush(db: Queryable, w: BatchWriter): Promise<void> {
+    const work = this.pending;
+    this.pending = [];
+    if (!work.length) return;
+    const input = work.map(({ rc, hash }) => ({
+      roll_call_id: rc.roll_call_id, bill_id: rc.bill_id, roll_call_body_id: rc.body_id, vote_date: rc.date, description: rc.desc, yea: rc.yea, nay: rc.nay,
+      nv: rc.nv, absent: rc.absent, total: rc.total, passed: rc.passed, state_url: rc.state_url, external_ids: rc.external_ids, import_hash: hash,
+    }));
+    const { rows } = await db.query<{ roll_call_id: number; state_id: number | null; import_hash: string | null; wrote: boolean }>(
+      `WITH input AS (SELECT * FROM json_populate_recordset(NULL::roll_calls, $1::json)),
+         b AS (SELECT bill_id, state_id, body_id FROM bills WHERE bill_id IN (SELECT bill_id FROM input)),
+         old AS (SELECT r.roll_call_id, r.import_hash FROM roll_calls r JOIN input USING (roll_call_id)),
+         up AS (
+           INSERT INTO roll_calls (roll_call_id, bill_id, roll_call_body_id, vote_date, description, yea, nay, nv, absent, total, passed, state_url, external_ids, import_hash)
+           SELECT i.roll_call_id, i.bill_id, coalesce(i.roll_call_body_id, b.body_id), i.vote_date, i.description, i.yea, i.nay, i.nv, i.absent, i.total, i.passed,
+                  i.state_url, i.external_ids, i.import_hash
+             FROM input i JOIN b USING (bill_id)
+           ON CONFLICT (roll_call_id) DO UPDATE SET bill_id = EXCLUDED.bill_id, roll_call_body_id = EXCLUDED.roll_call_body_id, vote_date = EXCLUDED.vote_date,
+             description = CASE WHEN EXCLUDED.description <> '' THEN EXCLUDED.description ELSE roll_calls.description END, yea = EXCLUDED.yea, nay = EXCLUDED.nay,
+             nv = EXCLUDED.nv, absent = EXCLUDED.absent, total = EXCLUDED.total, passed = EXCLUDED.passed,
+             state_url = CASE WHEN EXCLUDED.state_url <> '' THEN EXCLUDED.state_url ELSE roll_calls.state_url END,
+             external_ids = roll_calls.external_ids || EXCLUDED.external_ids, import_hash = EXCLUDED.import_hash
+           WHERE roll_calls.import_hash IS DISTINCT FROM EXCLUDED.import_hash
+           RETURNING roll_call_id),
+         gone AS (DELETE FROM roll_call_votes WHERE roll_call_id IN (SELECT roll_call_id FROM up))
+       SELECT i.roll_call_id, b.state_id, old.import_hash, i.roll_call_id IN (SELECT roll_call_id FROM up) AS wrote
+         FROM input i LEFT JOIN b USING (bill_id) LEFT JOIN old USING (roll_call_id)`,
+      [JSON.stringify(input)],
+    );
+    const byId = new Map(rows.map((r) => [r.roll_call_id, r]));
+    for (const { rc, members, later } of work) {
+      const found = byId.get(rc.roll_call_id)!;
+      // Fails the group; the batch replay then writes each roll call alone and reports this one.
+      if (found.state_id === null) throw new RecordError(`bill ${rc.bill_id} is not imported`, 'bill_id');
+      if (!found.wrote) { later.value = 'unchanged'; continue; }
+      w.buffer.add(MEMBER_VOTES, members.map((m) => [rc.roll_call_id, m.people_id, m.vote_id]));
+      const existed = found.import_hash !== null;
+      if (!existed) w.change({ bill_id: rc.bill_id, state_id: found.state_id, reason: 'Vote', detail: { roll_call_id: rc.roll_call_id } });
+      later.value = existed ? 'updated' : 'inserted';
+    }
+  }
+}
+
+export async function upsertRollCall(db: Queryable, rc: RollCallRecord, w: BatchWriter): Promise<Later> {
+  const key = `rc:${rc.roll_call_id}`;
+  // The same roll call twice in one batch: the second must see the first.
+  if (w.buffer.has(key)) await w.flush(db);
+  w.buffer.claim(key);
   // One row per member: a duplicated member keeps the first vote listed.
   const seen = new Set<number>();
   const members = rc.members.filter((m) => !seen.has(m.people_id) && seen.add(m.people_id));
   const hash = contentHash({ ...rc, members });
-  const existing = (await db.query<{ import_hash: string }>('SELECT import_hash FROM roll_calls WHERE roll_call_id = $1', [rc.roll_call_id])).rows[0];
-  if (existing?.import_hash === hash) return 'unchanged';
-  await db.query(
-    `INSERT INTO roll_calls (roll_call_id, bill_id, roll_call_body_id, vote_date, description, yea, nay, nv, absent, total, passed, state_url, external_ids, import_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-     ON CONFLICT (roll_call_id) DO UPDATE SET bill_id = EXCLUDED.bill_id, roll_call_body_id = EXCLUDED.roll_call_body_id, vote_date = EXCLUDED.vote_date,
-       description = CASE WHEN EXCLUDED.description <> '' THEN EXCLUDED.description ELSE roll_calls.description END, yea = EXCLUDED.yea, nay = EXCLUDED.nay,
-       nv = EXCLUDED.nv, absent = EXCLUDED.absent, total = EXCLUDED.total, passed = EXCLUDED.passed,
-       state_url = CASE WHEN EXCLUDED.state_url <> '' THEN EXCLUDED.state_url ELSE roll_calls.state_url END,
-       external_ids = roll_calls.external_ids || EXCLUDED.external_ids, import_hash = EXCLUDED.import_hash`,
-    [rc.roll_call_id, rc.bill_id, rc.body_id ?? bill.body_id, rc.date, rc.desc, rc.yea, rc.nay, rc.nv, rc.absent, rc.total, rc.passed, rc.state_url, JSON.stringify(rc.external_ids), hash],
-  );
-  await db.query('DELETE FROM roll_call_votes WHERE roll_call_id = $1', [rc.roll_call_id]);
-  if (members.length) {
-    await db.query('INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT $1, * FROM unnest($2::bigint[], $3::smallint[])',
-      [rc.roll_call_id, members.map((m) => m.people_id), members.map((m) => m.vote_id)]);
-  }
-  if (!existing) await recordChanges(db, [{ bill_id: rc.bill_id, state_id: bill.state_id, reason: 'Vote', detail: { roll_call_id: rc.roll_call_id } }]);
-  return existing ? 'updated' : 'inserted';
+  return w.group('roll_calls', () => new RollCallGroup()).add(rc, members, hash);
 }
 
 export interface TextDocument {
@@ -46,10 +95,13 @@ export interface TextDocument {
   content: string | null;
 }
 
-export async function upsertTextDocument(db: Queryable, t: TextDocument): Promise<Outcome> {
-  const bill = (await db.query<{ state_id: number }>('SELECT state_id FROM bills WHERE bill_id = $1', [t.bill_id])).rows[0];
+export async function upsertTextDocument(db: Queryable, t: TextDocument, w: BatchWriter): Promise<Outcome> {
+  const rows = (await db.query<{ state_id: number; text_hash: string | null; content: string | null; has: boolean }>(
+    `SELECT b.state_id, t.text_hash, t.content, t.text_id IS NOT NULL AS has FROM bills b LEFT JOIN bill_texts t ON t.text_id = $2 WHERE b.bill_id = $1`,
+    [t.bill_id, t.text_id])).rows;
+  const bill = rows[0];
   if (!bill) throw new RecordError(`bill ${t.bill_id} is not imported`, 'bill_id');
-  const existing = (await db.query<{ text_hash: string; content: string | null }>('SELECT text_hash, content FROM bill_texts WHERE text_id = $1', [t.text_id])).rows[0];
+  const existing = bill.has ? { text_hash: bill.text_hash ?? '', content: bill.content } : undefined;
   if (existing && existing.content === t.content && (existing.text_hash === t.hash || !t.hash)) return 'unchanged';
   const words = t.content ? (t.content.match(/\S+/g)?.length ?? 0) : 0;
   await db.query(
@@ -71,6 +123,6 @@ export async function upsertTextDocument(db: Queryable, t: TextDocument): Promis
       [t.text_id, t.bill_id],
     );
   }
-  if (!existing) await recordChanges(db, [{ bill_id: t.bill_id, state_id: bill.state_id, reason: 'Text', detail: { text_id: t.text_id } }]);
+  if (!existing) w.change({ bill_id: t.bill_id, state_id: bill.state_id, reason: 'Text', detail: { text_id: t.text_id } });
   return existing ? 'updated' : 'inserted';
 }

@@ -29,25 +29,42 @@ export class SubjectIndex {
       'SELECT subject_id FROM subjects WHERE coalesce(state_id, 0) = $1 AND lower(subject_name) = lower($2)', [stateId, name]);
     let { rows } = await find();
     if (!rows[0]) {
-      // A source's own subject id is kept when free; otherwise the import sequence issues one.
-      await db.query(
-        `INSERT INTO subjects (subject_id, state_id, subject_name, is_interface_label)
-         VALUES (CASE WHEN $1::int IS NOT NULL AND NOT EXISTS (SELECT 1 FROM subjects WHERE subject_id = $1::int) THEN $1::int
-                      ELSE nextval('import_ids')::int END, $2, $3, $4)
-         ON CONFLICT DO NOTHING`,
-        [s.subject_id ?? null, stateId, name, isInterfaceLabel(name)],
-      );
-      ({ rows } = await find());
-      const id = rows[0]!.subject_id;
       const topics = await this.topics(db);
       const topicIds = topicsForSubject(name).map((slug) => topics.get(slug)).filter((t): t is number => t !== undefined);
-      if (topicIds.length) {
-        await db.query('INSERT INTO subject_topics (subject_id, topic_id) SELECT $1, unnest($2::smallint[]) ON CONFLICT DO NOTHING', [id, topicIds]);
-      }
+      // A source's own subject id is kept when free; otherwise the import sequence issues one.
+      // The subject and its topic links go in one statement.
+      ({ rows } = await db.query<{ subject_id: number }>(
+        `WITH ins AS (
+           INSERT INTO subjects (subject_id, state_id, subject_name, is_interface_label)
+           VALUES (CASE WHEN $1::int IS NOT NULL AND NOT EXISTS (SELECT 1 FROM subjects WHERE subject_id = $1::int) THEN $1::int
+                        ELSE nextval('import_ids')::int END, $2, $3, $4)
+           ON CONFLICT DO NOTHING RETURNING subject_id),
+         links AS (INSERT INTO subject_topics (subject_id, topic_id) SELECT subject_id, unnest($5::smallint[]) FROM ins ON CONFLICT DO NOTHING)
+         SELECT subject_id FROM ins`,
+        [s.subject_id ?? null, stateId, name, isInterfaceLabel(name), topicIds],
+      ));
+      if (!rows[0]) ({ rows } = await find());
     }
     const id = rows[0]!.subject_id;
     this.ids.set(key, id);
     return id;
+  }
+
+  /** subject_ids for a bill's raw labels (blank labels dropped). */
+  async resolveAll(db: Queryable, stateId: number, subjects: RawSubject[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const s of subjects) if (s.name.trim()) ids.push(await this.resolve(db, stateId, s));
+    return ids;
+  }
+
+  /** Marks subjects whose bill counts need refreshing at the end of the import. */
+  touch(ids: number[]): void {
+    for (const id of ids) this.touched.add(id);
+  }
+
+  /** Forgets ids learnt in a transaction that rolled back. */
+  reset(): void {
+    this.ids.clear();
   }
 
   /** Replaces a bill's subjects and topics. */

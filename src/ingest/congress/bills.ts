@@ -7,12 +7,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
-import { BatchWriter } from '../batch.js';
+import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
 import { nextId } from '../ids.js';
 import { splitPublishedName } from '../names.js';
 import { upsertPerson } from '../people.js';
 import { PARTY_NAMES, partyId } from '../reference.js';
+import { readAhead } from '../readahead.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 import { upsertRollCall } from '../rollcalls.js';
 
@@ -32,17 +33,23 @@ export function congressStatus(status: string): number {
   return 1;
 }
 
-async function* dataFiles(dir: string): AsyncGenerator<string> {
+async function dataFiles(dir: string, out: string[] = []): Promise<string[]> {
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
   entries.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
   for (const e of entries) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* dataFiles(p);
-    else if (e.name === 'data.json') yield p;
+    if (e.isDirectory()) await dataFiles(p, out);
+    else if (e.name === 'data.json') out.push(p);
   }
+  return out;
 }
 
-async function congressPerson(db: Queryable, scheme: 'bioguide' | 'lis', id: string, name: string, first: string, last: string, party: string, state: string): Promise<number> {
+/** Run-level caches: people by member id, sessions by congress, committees by THOMAS code. */
+interface Cache { people: Map<string, number>; sessions: Map<number, number>; committees: Map<string, number> }
+
+async function congressPerson(db: Queryable, cache: Cache, scheme: 'bioguide' | 'lis', id: string, name: string, first: string, last: string, party: string, state: string): Promise<number> {
+  const known = cache.people.get(`${scheme}:${id}`);
+  if (known !== undefined) return known;
   const split = first || last ? { first_name: first.trim(), last_name: last.trim(), middle_name: '', suffix: '', nickname: '' } : splitPublishedName(name);
   const pid = partyId(party);
   const { people_id } = await upsertPerson(db, {
@@ -50,10 +57,19 @@ async function congressPerson(db: Queryable, scheme: 'bioguide' | 'lis', id: str
     body_id: scheme === 'lis' ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] ?? '', name: name || `${first} ${last}`.trim(), ...split,
     district: state, active: true, stub: true,
   });
+  cache.people.set(`${scheme}:${id}`, people_id);
   return people_id;
 }
 
-async function sessionFor(db: Queryable, congress: number): Promise<number> {
+async function sessionFor(db: Queryable, cache: Cache, congress: number): Promise<number> {
+  const known = cache.sessions.get(congress);
+  if (known !== undefined) return known;
+  const id = await findOrCreateSession(db, congress);
+  cache.sessions.set(congress, id);
+  return id;
+}
+
+async function findOrCreateSession(db: Queryable, congress: number): Promise<number> {
   const found = await db.query<{ session_id: number }>(`SELECT session_id FROM sessions WHERE source = 'congress' AND session_tag = $1`, [String(congress)]);
   if (found.rows[0]) return found.rows[0].session_id;
   const id = await nextId(db);
@@ -65,23 +81,34 @@ async function sessionFor(db: Queryable, congress: number): Promise<number> {
   return id;
 }
 
-async function billRecord(db: Queryable, d: Obj): Promise<BillRecord> {
+/** Checks done before any write, so a bad file fails alone without disturbing its batch. */
+function validateBill(d: Obj): void {
   const type = s(d.bill_type);
   if (!TYPES[type]) throw new RecordError(`unknown bill_type "${type}"`, 'bill_type');
   if (!d.bill_id || !d.number) throw new RecordError('missing bill_id or number', d.bill_id ? 'number' : 'bill_id');
+}
+
+async function billRecord(db: Queryable, cache: Cache, d: Obj): Promise<BillRecord> {
+  validateBill(d);
+  const type = s(d.bill_type);
   const body = type.startsWith('s') ? 115 : 114;
-  const session_id = await sessionFor(db, Number(d.congress));
+  const session_id = await sessionFor(db, cache, Number(d.congress));
   const sponsorList = [d.sponsor as Obj | null, ...((d.cosponsors as Obj[] | undefined) ?? []).filter((c) => !c.withdrawn_at)].filter((x): x is Obj => !!x?.bioguide_id);
   const sponsors = [];
   for (const [i, sp] of sponsorList.entries()) {
-    sponsors.push({ people_id: await congressPerson(db, 'bioguide', s(sp.bioguide_id), s(sp.name), '', '', '', s(sp.state)), sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
+    sponsors.push({ people_id: await congressPerson(db, cache, 'bioguide', s(sp.bioguide_id), s(sp.name), '', '', '', s(sp.state)), sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
   }
   const actions = (d.actions as Obj[] | undefined) ?? [];
   const history = actions.map((a) => ({ date: s(a.acted_at).slice(0, 10) || null, action: s(a.text), body_id: body, major: s(a.type) === 'action' ? 0 : 1 }));
   const referrals = [];
   for (const c of (d.committees as Obj[] | undefined) ?? []) {
     if (!(c.activity as string[] | undefined)?.includes('referral')) continue;
-    const cid = (await db.query<{ committee_id: number }>(`SELECT committee_id FROM committees WHERE external_ids->>'thomas_id' = $1`, [s(c.committee_id) + s(c.subcommittee_id)])).rows[0]?.committee_id ?? 0;
+    const code = s(c.committee_id) + s(c.subcommittee_id);
+    let cid = cache.committees.get(code);
+    if (cid === undefined) {
+      cid = (await db.query<{ committee_id: number }>(`SELECT committee_id FROM committees WHERE external_ids ? 'thomas_id' AND external_ids->>'thomas_id' = $1`, [code])).rows[0]?.committee_id ?? 0;
+      cache.committees.set(code, cid);
+    }
     referrals.push({ committee_id: cid, name: s(c.subcommittee) ? `${s(c.committee)}: ${s(c.subcommittee)}` : s(c.committee), date: null });
   }
   const status = s(d.status);
@@ -105,39 +132,45 @@ async function billRecord(db: Queryable, d: Obj): Promise<BillRecord> {
 export async function importCongress(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
   const report = new ImportReport('congress', opts);
   const subjects = new SubjectIndex();
-  const writer = new BatchWriter(pool, 100);
-  const read = async (file: string): Promise<Obj> => {
+  const cache: Cache = { people: new Map(), sessions: new Map(), committees: new Map() };
+  const writer = new BatchWriter(pool, report, 500, () => {
+    cache.people.clear();
+    cache.sessions.clear();
+    cache.committees.clear();
+    subjects.reset();
+  });
+  const read = async (file: string): Promise<{ file: string; d?: Obj; err?: unknown }> => {
     try {
-      return JSON.parse(await fs.readFile(file, 'utf8')) as Obj;
+      return { file, d: JSON.parse(await fs.readFile(file, 'utf8')) as Obj };
     } catch (err) {
-      throw new RecordError(`malformed JSON: ${(err as Error).message}`);
+      return { file, err: new RecordError(`malformed JSON: ${(err as Error).message}`) };
     }
   };
   try {
+    const files = await dataFiles(target);
     // Bills before votes, so a vote finds its bill in the same run.
     for (const pass of ['bills', 'votes'] as const) {
-      for await (const file of dataFiles(target)) {
-        const inVotes = file.split(path.sep).includes('votes');
-        if ((pass === 'votes') !== inVotes) continue;
-        report.expect(1);
+      const mine = files.filter((f) => f.split(path.sep).includes('votes') === (pass === 'votes'));
+      report.expect(mine.length);
+      const entity = pass === 'bills' ? 'bills' : 'roll_calls';
+      for await (const { file, d, err } of readAhead(mine, read)) {
         report.tick();
-        const entity = pass === 'bills' ? 'bills' : 'roll_calls';
         try {
-          const d = await read(file);
-          if (pass === 'bills') {
-            const { outcome } = await writer.run(async (db) => upsertBill(db, await billRecord(db, d), subjects));
-            report.count(entity, outcome);
-          } else {
-            const outcome = await writer.run((db) => vote(db, d));
-            if (typeof outcome === 'string' && outcome.startsWith('skip:')) report.skip(entity, outcome.slice(5));
-            else report.count(entity, outcome as 'inserted');
-          }
-        } catch (err) {
-          report.problem(entity, file, err);
+          if (!d) throw err;
+          if (pass === 'bills') validateBill(d);
+          else if (!s(d.vote_id)) throw new RecordError('missing vote_id', 'vote_id');
+        } catch (e) {
+          report.problem(entity, file, e);
+          continue;
+        }
+        if (pass === 'bills') {
+          await writer.run(entity, file, async (db, w) => upsertBill(db, await billRecord(db, cache, d), subjects, w));
+        } else {
+          await writer.run(entity, file, (db, w) => vote(db, w, cache, d));
         }
       }
+      await writer.commit();
     }
-    await writer.commit();
     await subjects.refreshCounts(pool);
   } finally {
     await writer.close();
@@ -146,14 +179,13 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
   return report;
 }
 
-async function vote(db: Queryable, d: Obj): Promise<string> {
+async function vote(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): Promise<WriteResult> {
   const voteId = s(d.vote_id);
-  if (!voteId) throw new RecordError('missing vote_id', 'vote_id');
   const b = d.bill as Obj | undefined;
-  if (!b) return 'skip:vote not about a bill (nomination, procedure)';
+  if (!b) return { skip: 'vote not about a bill (nomination, procedure)' };
   const key = `${s(b.type)}${s(b.number)}-${s(b.congress)}`;
-  const bill = (await db.query<{ bill_id: number }>(`SELECT bill_id FROM bills WHERE external_ids->>'congress_bill_id' = $1`, [key])).rows[0];
-  if (!bill) return 'skip:bill not imported';
+  const bill = (await db.query<{ bill_id: number }>(`SELECT bill_id FROM bills WHERE external_ids ? 'congress_bill_id' AND external_ids->>'congress_bill_id' = $1`, [key])).rows[0];
+  if (!bill) return { skip: 'bill not imported' };
   const senate = s(d.chamber) === 's';
   const members = [];
   const tally = { yea: 0, nay: 0, nv: 0, absent: 0 };
@@ -161,15 +193,15 @@ async function vote(db: Queryable, d: Obj): Promise<string> {
     const vote_id = VOTE_IDS[option.toLowerCase()] ?? 3;
     for (const m of list) {
       if (!m || typeof m !== 'object' || !m.id) continue; // "VP" tie-breakers carry no member id
-      const people_id = await congressPerson(db, senate ? 'lis' : 'bioguide', s(m.id), s(m.display_name).replace(/\s*\(.*\)$/, ''), s(m.first_name), s(m.last_name), s(m.party), s(m.state));
+      const people_id = await congressPerson(db, cache, senate ? 'lis' : 'bioguide', s(m.id), s(m.display_name).replace(/\s*\(.*\)$/, ''), s(m.first_name), s(m.last_name), s(m.party), s(m.state));
       members.push({ people_id, vote_id });
       tally[(['', 'yea', 'nay', 'nv', 'absent'] as const)[vote_id] as 'yea']++;
     }
   }
-  const existing = (await db.query<{ roll_call_id: number }>(`SELECT roll_call_id FROM roll_calls WHERE external_ids->>'congress_vote_id' = $1`, [voteId])).rows[0];
+  const existing = (await db.query<{ roll_call_id: number }>(`SELECT roll_call_id FROM roll_calls WHERE external_ids ? 'congress_vote_id' AND external_ids->>'congress_vote_id' = $1`, [voteId])).rows[0];
   return upsertRollCall(db, {
     roll_call_id: existing?.roll_call_id ?? (await nextId(db)), bill_id: bill.bill_id, body_id: senate ? 115 : 114, date: s(d.date).slice(0, 10) || null,
     desc: s(d.question), ...tally, total: members.length, passed: /agreed|passed|confirmed/i.test(s(d.result)) ? 1 : 0, state_url: s(d.source_url),
     external_ids: { congress_vote_id: voteId }, members,
-  });
+  }, w);
 }

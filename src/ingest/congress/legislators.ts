@@ -6,7 +6,8 @@ import { parse } from 'yaml';
 import type { Pool } from '../../db/pool.js';
 import { BatchWriter } from '../batch.js';
 import { memberRole, upsertCommittee } from '../committees.js';
-import { upsertPerson, type PersonRecord } from '../people.js';
+import { queuePerson } from '../people-group.js';
+import type { PersonRecord } from '../people.js';
 import { PARTY_NAMES, partyId } from '../reference.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 
@@ -40,22 +41,25 @@ async function readYaml(file: string): Promise<unknown> {
 
 export async function importCongressLegislators(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
   const report = new ImportReport('congress-legislators', opts);
-  const writer = new BatchWriter(pool, 250);
   const byBioguide = new Map<string, number>();
+  // people_ids here are stable under a replay (derived from bioguide or joined), so the map survives one.
+  const writer = new BatchWriter(pool, report, 500);
   try {
     const members = (await readYaml(path.join(target, 'legislators-current.yaml'))) as Obj[];
     report.expect(members.length);
     for (const [i, m] of members.entries()) {
       report.tick();
+      let rec: PersonRecord;
       try {
-        const rec = mapLegislator(m);
-        const { people_id, outcome } = await writer.run((db) => upsertPerson(db, rec));
-        byBioguide.set(rec.ids.bioguide!, people_id);
-        report.count('people', outcome);
+        rec = mapLegislator(m);
       } catch (err) {
         report.problem('people', `legislators-current.yaml[${i}]`, err);
+        continue;
       }
+      await writer.run('people', `legislators-current.yaml[${i}]`, async (_db, w) => queuePerson(w, rec, (id) => byBioguide.set(rec.ids.bioguide!, id)));
     }
+    // Committees look their members up among the people just queued: write those first.
+    await writer.commit();
     const committees = ((await readYaml(path.join(target, 'committees-current.yaml').toString()).catch(() => [])) ?? []) as Obj[];
     const membership = ((await readYaml(path.join(target, 'committee-membership-current.yaml')).catch(() => ({}))) ?? {}) as Record<string, Obj[]>;
     const write = async (c: Obj, thomas: string, parent: string | undefined, type: string) => {
@@ -63,12 +67,11 @@ export async function importCongressLegislators(pool: Pool, target: string, opts
       const list = membership[thomas] ?? [];
       const people = list.map((x) => ({ people_id: byBioguide.get(s(x.bioguide))!, role: memberRole(s(x.title)) })).filter((x) => x.people_id);
       if (people.length < list.length) report.skip('committee members', 'member not among current legislators');
-      const { outcome } = await writer.run((db) => upsertCommittee(db, {
+      await writer.run('committees', `committees-current.yaml ${thomas}`, async (db, w) => (await upsertCommittee(db, {
         key: ['thomas_id', thomas], state_id: 52, body_id: body, chamber: type === 'house' ? 'House' : type === 'senate' ? 'Senate' : 'Joint',
         committee_name: s(c.name), committee_type: parent ? 'subcommittee' : type === 'joint' ? 'joint' : 'standing', website_url: s(c.url),
         description: s(c.jurisdiction), parent_key: parent ? ['thomas_id', parent] : undefined, source: 'congress-legislators', external_ids: {}, members: people,
-      }));
-      report.count('committees', outcome);
+      }, w)).outcome);
     };
     report.expect(committees.length);
     for (const c of committees) {

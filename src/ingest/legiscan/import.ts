@@ -5,9 +5,10 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
 import { BatchWriter } from '../batch.js';
 import { upsertBill } from '../bills.js';
+import { queuePerson } from '../people-group.js';
 import { upsertPerson } from '../people.js';
 import { loadReference, type Reference } from '../reference.js';
-import { ImportReport, RecordError, SkipRecord, type ReportOptions } from '../report.js';
+import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 import { upsertRollCall, upsertTextDocument } from '../rollcalls.js';
 import { upsertSession } from '../sessions.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
@@ -21,13 +22,20 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   const report = new ImportReport('legiscan', opts);
   const ref = await loadReference(pool);
   const subjects = new SubjectIndex();
-  const writer = new BatchWriter(pool, opts.batchSize ?? 250);
+  const peopleMap = new Map<number, number>();
+  const sessions = new Set<number>();
+  const bills = new Map<number, { state_id: number; body_id: number }>();
+  const writer = new BatchWriter(pool, report, opts.batchSize ?? 500, () => {
+    peopleMap.clear();
+    sessions.clear();
+    bills.clear();
+    subjects.reset();
+  });
   const isZip = target.toLowerCase().endsWith('.zip');
   const roots = isZip ? [target] : await datasetRoots(target);
   if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
   if (!isZip) report.expect(await countFiles(roots));
-  const peopleMap = new Map<number, number>();
-  const ctx = { pool, ref, subjects, writer, report, peopleMap, sessions: new Set<number>(), billState: new Map<number, number>() };
+  const ctx = { pool, ref, subjects, writer, report, peopleMap, sessions, bills };
   try {
     for (const root of roots) {
       const state = isZip ? 0 : await datasetState(root, ref);
@@ -38,6 +46,8 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
           await handle(ctx, p, state);
           report.tick();
         }
+        // Roll call and text files read what the bill files wrote (parts, tallies): commit first.
+        await writer.commit();
       }
     }
     await writer.commit();
@@ -51,7 +61,9 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
 
 interface Ctx {
   pool: Pool; ref: Reference; subjects: SubjectIndex; writer: BatchWriter; report: ImportReport;
-  peopleMap: Map<number, number>; sessions: Set<number>; billState: Map<number, number>;
+  peopleMap: Map<number, number>; sessions: Set<number>;
+  /** bills written in this run: roll call files need their state and chamber */
+  bills: Map<number, { state_id: number; body_id: number }>;
 }
 
 /** The dataset's state, read from its first bill: the older XML people files carry none. */
@@ -68,30 +80,21 @@ async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
   const entity = ENTITY[p.folder];
   const file = path.relative(process.cwd(), p.file) || p.file;
   if (p.error || !p.data) return ctx.report.problem(entity, file, p.error);
-  try {
-    const outcome = await ctx.writer.run(async (db) => {
-      switch (p.folder) {
-        case 'people': return person(ctx, db, p.data!, state);
-        case 'bill': return bill(ctx, db, p.data!);
-        case 'vote': return rollCall(ctx, db, p.data!);
-        case 'text': return text(db, p.data!);
-        default: return 'skipped' as const;
-      }
-    });
-    if (outcome === 'skipped') ctx.report.skip(entity, 'documents of this kind are not stored (metadata comes with the bill)');
-    else ctx.report.count(entity, outcome);
-  } catch (err) {
-    ctx.report.problem(entity, file, err);
+  const data = p.data;
+  switch (p.folder) {
+    case 'people': return ctx.writer.run(entity, file, async (_db, w) => person(ctx, w, data, state));
+    case 'bill': return ctx.writer.run(entity, file, (db, w) => bill(ctx, db, w, data));
+    case 'vote': return ctx.writer.run(entity, file, (db, w) => rollCall(ctx, db, w, data));
+    case 'text': return ctx.writer.run(entity, file, (db, w) => text(db, w, data));
+    default: return ctx.report.skip(entity, 'documents of this kind are not stored (metadata comes with the bill)');
   }
 }
 
-async function person(ctx: Ctx, db: Queryable, data: Obj, state: number) {
+function person(ctx: Ctx, w: BatchWriter, data: Obj, state: number) {
   const stateId = num(data.state_id) || state;
   if (!stateId) throw new RecordError('person has no state and the dataset has no bills to infer it from', 'state_id');
   const rec = mapPerson(data, stateId, ctx.ref);
-  const { people_id, outcome } = await upsertPerson(db, rec);
-  ctx.peopleMap.set(rec.legiscan_id!, people_id);
-  return outcome;
+  return queuePerson(w, rec, (id) => ctx.peopleMap.set(rec.legiscan_id!, id));
 }
 
 /** people_id for a LegiScan id seen in a reference, creating a placeholder person if unknown. */
@@ -107,8 +110,10 @@ async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number): Prom
   return people_id;
 }
 
-async function bill(ctx: Ctx, db: Queryable, data: Obj) {
+async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: Obj) {
   const stateId = num(data.state_id) || ctx.ref.stateByAbbr.get(str(data.state).toUpperCase()) || 0;
+  // Map first (a malformed bill fails before any write), then create placeholder sponsors.
+  mapBill(data, ctx.ref, () => 0);
   for (const s of list(data.sponsors)) await personRef(ctx, db, s, stateId);
   const { record, session } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id)!);
   const sid = record.bill.session_id;
@@ -121,15 +126,16 @@ async function bill(ctx: Ctx, db: Queryable, data: Obj) {
     });
     ctx.sessions.add(sid);
   }
-  const { outcome } = await upsertBill(db, record, ctx.subjects);
-  ctx.billState.set(record.bill.bill_id!, record.bill.state_id);
+  const outcome = await upsertBill(db, record, ctx.subjects, w);
+  ctx.bills.set(record.bill.bill_id!, { state_id: record.bill.state_id, body_id: record.bill.body_id });
   return outcome;
 }
 
-async function rollCall(ctx: Ctx, db: Queryable, r: Obj) {
+async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   const bill_id = need(r, 'bill_id');
-  const b = (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
-  if (!b) throw new SkipRecord('its bill is not in this dataset or the database');
+  need(r, 'roll_call_id');
+  const b = ctx.bills.get(bill_id) ?? (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
+  if (!b) return { skip: 'its bill is not in this dataset or the database' };
   const members = [];
   for (const v of list(r.votes)) {
     const people_id = await personRef(ctx, db, v, b.state_id);
@@ -141,17 +147,18 @@ async function rollCall(ctx: Ctx, db: Queryable, r: Obj) {
     roll_call_id: need(r, 'roll_call_id'), bill_id, body_id: num(r.chamber_id) || bodyFromDesc(desc, b.state_id, b.body_id, ctx.ref), date: date(r.date), desc,
     yea: tally('yea'), nay: tally('nay'), nv: tally('nv'), absent: tally('absent'), total: num(r.total) || tally('yea') + tally('nay') + tally('nv') + tally('absent'),
     passed: num(r.passed), state_url: str(r.state_link), external_ids: {}, members,
-  });
+  }, w);
 }
 
-async function text(db: Queryable, t: Obj) {
+async function text(db: Queryable, w: BatchWriter, t: Obj) {
   const doc = str(t.doc);
   if (!doc) throw new RecordError('missing doc', 'doc');
   const m = mimeId(t);
-  if (!(await db.query('SELECT 1 FROM bills WHERE bill_id = $1', [need(t, 'bill_id')])).rowCount) throw new SkipRecord('its bill is not in this dataset or the database');
+  need(t, 'doc_id');
+  if (!(await db.query('SELECT 1 FROM bills WHERE bill_id = $1', [need(t, 'bill_id')])).rowCount) return { skip: 'its bill is not in this dataset or the database' };
   const decoded = decodeDocument(doc, m, str(t.mime));
   return upsertTextDocument(db, {
     text_id: need(t, 'doc_id'), bill_id: need(t, 'bill_id'), type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: m,
     size: num(t.text_size) || decoded.size, hash: str(t.text_hash) || decoded.hash, state_url: str(t.state_link), content: decoded.text,
-  });
+  }, w);
 }

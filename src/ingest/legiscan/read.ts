@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import yauzl from 'yauzl';
+import { readAhead } from '../readahead.js';
 import { RecordError } from '../report.js';
 
 export const FOLDERS = ['people', 'bill', 'vote', 'text', 'amendment', 'supplement'] as const;
@@ -60,14 +61,14 @@ export async function* readFolder(root: string, folder: Folder): AsyncGenerator<
   const names: string[] = [];
   for await (const e of await fs.opendir(dir)) if (e.isFile() && /\.(json|xml)$/i.test(e.name)) names.push(e.name);
   names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  for (const name of names) {
+  // Read ahead a bounded window: files load and parse while the writer waits on the database.
+  const load = (name: string): Promise<Payload> => {
     const file = path.join(dir, name);
-    try {
-      yield { folder, file, data: parsePayload(folder, file, await fs.readFile(file, 'utf8')) };
-    } catch (error) {
-      yield { folder, file, data: null, error };
-    }
-  }
+    return fs.readFile(file, 'utf8').then(
+      (body) => ({ folder, file, data: parsePayload(folder, file, body) }),
+    ).catch((error: unknown) => ({ folder, file, data: null, error }));
+  };
+  yield* readAhead(names, load);
 }
 
 function openZip(file: string): Promise<yauzl.ZipFile> {

@@ -8,8 +8,10 @@ import type { Pool } from '../../db/pool.js';
 import { BatchWriter } from '../batch.js';
 import { memberRole, upsertCommittee } from '../committees.js';
 import { splitPublishedName } from '../names.js';
-import { upsertPerson, type PersonIds } from '../people.js';
+import { queuePerson } from '../people-group.js';
+import type { PersonIds } from '../people.js';
 import { PARTY_NAMES, loadReference, partyId, type Reference } from '../reference.js';
+import { readAhead } from '../readahead.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 
 type Obj = Record<string, unknown>;
@@ -63,8 +65,8 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
   const ref = await loadReference(pool);
   const root = (await fs.stat(path.join(target, 'data')).catch(() => null))?.isDirectory() ? path.join(target, 'data') : target;
   const states = (await fs.readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  const writer = new BatchWriter(pool, 250);
   const byOcd = new Map<string, number>();
+  const writer = new BatchWriter(pool, report, 500, () => byOcd.clear());
   try {
     for (const st of states) {
       const stateId = ref.stateByAbbr.get(st.toUpperCase());
@@ -73,51 +75,60 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
       for (const [folder, active] of groups) {
         const files = await yamlFiles(path.join(root, st, folder));
         report.expect(files.length);
-        for (const file of files) {
-          report.tick();
-          if (!stateId) { report.skip('people', `jurisdiction ${st} is not covered`); continue; }
+        if (!stateId) {
+          for (const _ of files) { report.tick(); report.skip('people', `jurisdiction ${st} is not covered`); }
+          continue;
+        }
+        const load = async (file: string) => {
           try {
-            const doc = parse(await fs.readFile(file, 'utf8')) as Obj;
-            const rec = mapOpenStatesPerson(doc ?? {}, stateId, ref, active);
-            const { people_id, outcome } = await writer.run((db) => upsertPerson(db, rec));
-            byOcd.set(rec.ids.openstates!, people_id);
-            report.count('people', outcome);
+            return { file, rec: mapOpenStatesPerson((parse(await fs.readFile(file, 'utf8')) as Obj) ?? {}, stateId ?? 0, ref, active) };
           } catch (err) {
-            report.problem('people', file, err);
+            return { file, err };
           }
+        };
+        for await (const { file, rec, err } of readAhead(stateId ? files : [], load)) {
+          report.tick();
+          if (!rec) { report.problem('people', file, err); continue; }
+          await writer.run('people', file, async (_db, w) => queuePerson(w, rec, (id) => byOcd.set(rec.ids.openstates!, id)));
         }
       }
+      // Committees look their members up among the people just queued: write those first.
+      await writer.commit();
       report.expect(committeeFiles.length);
       for (const file of committeeFiles) {
         report.tick();
         if (!stateId) { report.skip('committees', `jurisdiction ${st} is not covered`); continue; }
+        let c: Obj;
         try {
-          const c = (parse(await fs.readFile(file, 'utf8')) ?? {}) as Obj;
-          const id = String(c.id ?? '');
-          if (!id.startsWith('ocd-organization/')) throw new RecordError('missing or invalid id', 'id');
+          c = (parse(await fs.readFile(file, 'utf8')) ?? {}) as Obj;
+          if (!String(c.id ?? '').startsWith('ocd-organization/')) throw new RecordError('missing or invalid id', 'id');
           if (!c.name) throw new RecordError('missing name', 'name');
-          const chamber = String(c.chamber ?? '');
-          const body = chamber === 'lower' || chamber === 'upper' ? ref.body(stateId, chamber === 'lower' ? 1 : 2) : undefined;
-          const { outcome } = await writer.run(async (db) => {
-            const members = [];
-            for (const m of (Array.isArray(c.members) ? c.members : []) as Obj[]) {
-              const pid = m.person_id ? byOcd.get(String(m.person_id)) ?? (await db.query<{ people_id: number }>('SELECT people_id FROM people WHERE openstates_id = $1', [m.person_id])).rows[0]?.people_id : undefined;
-              if (pid) members.push({ people_id: pid, role: memberRole(String(m.role ?? '')) });
-              else report.skip('committee members', 'member without a known Open States person id');
-            }
-            const links = (Array.isArray(c.links) ? c.links : []) as Obj[];
-            return upsertCommittee(db, {
-              key: ['openstates', id], state_id: stateId, body_id: body?.body_id ?? null,
-              chamber: body?.body_short ?? (chamber === 'legislature' ? 'Joint' : chamber), committee_name: String(c.name),
-              committee_type: c.parent ? 'subcommittee' : String(c.classification ?? 'committee') === 'committee' ? 'standing' : String(c.classification),
-              website_url: String(links[0]?.url ?? ''), description: '', parent_key: c.parent ? ['openstates', String(c.parent)] : undefined,
-              source: 'openstates', external_ids: {}, members,
-            });
-          });
-          report.count('committees', outcome);
         } catch (err) {
           report.problem('committees', file, err);
+          continue;
         }
+        const id = String(c.id);
+        const chamber = String(c.chamber ?? '');
+        const body = chamber === 'lower' || chamber === 'upper' ? ref.body(stateId, chamber === 'lower' ? 1 : 2) : undefined;
+        let unknown = 0;
+        await writer.run('committees', file, async (db, w) => {
+          const members = [];
+          unknown = 0;
+          for (const m of (Array.isArray(c.members) ? c.members : []) as Obj[]) {
+            const pid = m.person_id ? byOcd.get(String(m.person_id)) ?? (await db.query<{ people_id: number }>('SELECT people_id FROM people WHERE openstates_id = $1', [m.person_id])).rows[0]?.people_id : undefined;
+            if (pid) members.push({ people_id: pid, role: memberRole(String(m.role ?? '')) });
+            else unknown++;
+          }
+          const links = (Array.isArray(c.links) ? c.links : []) as Obj[];
+          return (await upsertCommittee(db, {
+            key: ['openstates', id], state_id: stateId, body_id: body?.body_id ?? null,
+            chamber: body?.body_short ?? (chamber === 'legislature' ? 'Joint' : chamber), committee_name: String(c.name),
+            committee_type: c.parent ? 'subcommittee' : String(c.classification ?? 'committee') === 'committee' ? 'standing' : String(c.classification),
+            website_url: String(links[0]?.url ?? ''), description: '', parent_key: c.parent ? ['openstates', String(c.parent)] : undefined,
+            source: 'openstates', external_ids: {}, members,
+          }, w)).outcome;
+        });
+        for (let i = 0; i < unknown; i++) report.skip('committee members', 'member without a known Open States person id');
       }
     }
     await writer.commit();
