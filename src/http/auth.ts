@@ -93,6 +93,13 @@ function limitError(key: KeyLookup, out: LimitOutcome, now: Date, end: Date): Ap
   );
 }
 
+/** The key store or the counters could not be reached: fail closed, but as a retryable 503 rather
+ * than an opaque 500 (logged with the cause). */
+function unavailable(req: FastifyRequest, err: unknown): ApiError {
+  req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
+  return new ApiError('service_unavailable', 'The key check is temporarily unavailable; retry shortly.', {}, { 'Retry-After': 1 });
+}
+
 export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter) {
   function limit(req: FastifyRequest, reply: FastifyReply, key: KeyLookup, done: HookHandlerDoneFunction) {
     req.apiKey = key;
@@ -106,7 +113,7 @@ export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter)
       done(out.ok ? undefined : limitError(key, out, now, p.end));
     };
     const out = limiter.hit(key, now);
-    if ('then' in out) out.then(settle, (err: Error) => done(err));
+    if ('then' in out) out.then(settle, (err: unknown) => done(unavailable(req, err)));
     else settle(out);
   }
 
@@ -129,6 +136,6 @@ export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter)
     if (raw.length > MAX_KEY_LENGTH) return done(new ApiError('invalid_api_key'));
     const cached = keys.peek(raw);
     if (cached !== undefined) return checked(req, reply, cached, done);
-    keys.lookup(raw).then((key) => checked(req, reply, key, done), (err: Error) => done(err));
+    keys.lookup(raw).then((key) => checked(req, reply, key, done), (err: unknown) => done(unavailable(req, err)));
   };
 }

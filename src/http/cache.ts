@@ -1,10 +1,14 @@
 // ETag and Cache-Control for successful GETs.
 //
 // Lifetimes: /v1/states and /v1/sessions one hour and /v1/status 60 seconds (the spec's lifetimes),
-// /v1/coverage five minutes (its snapshot age). States and sessions are keyed data, so they are
-// `private` (a browser may keep them, a shared proxy may not serve them to someone without a key);
-// status and coverage are public endpoints and may be shared. Every other JSON GET is
-// `private, no-cache`: a client may store it but must revalidate, which the ETag makes cheap (304).
+// /v1/coverage five minutes (its snapshot age). States and sessions are `private, max-age=3600`:
+// their bodies are the same for everyone, but the endpoints need a key and each response carries
+// that key's X-RateLimit-* headers, so a shared cache (CDN, corporate proxy) must not store them and
+// serve them to callers without a key (which would bypass authentication and the limits); the
+// client's own cache keeps them for the hour and revalidates with If-None-Match (304, counted like
+// any other request). No `Vary: X-API-Key` is needed since only private caches store them. Status and
+// coverage are public endpoints and may be shared. Every other JSON GET is `private, no-cache`: a
+// client may store it but must revalidate, which the ETag makes cheap (304).
 // A route can set its own lifetime with `config: { cacheSeconds }`.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -17,7 +17,7 @@ describe('reference', () => {
     const codes = body.data.map((s: any) => s.state_abbr);
     expect(codes).toEqual([...codes].sort());
     expect(keys(body.data[0])).toEqual(['capitol', 'state_abbr', 'state_id', 'state_name']);
-    expect(headers['cache-control']).toBe('public, max-age=3600');
+    expect(headers['cache-control']).toBe('private, max-age=3600');
     for (const s of body.data) expect(stateIdOf(s.state_abbr)).toBe(s.state_id);
     expect(STATE_CODES).toHaveLength(52);
   });
@@ -25,7 +25,7 @@ describe('reference', () => {
   it('/v1/sessions: newest first, state filter, clamped limit, 400 on bad state', async () => {
     const all = await r.get('/v1/sessions');
     expect(all.body.data.map((s: any) => s.session_id)).toEqual([F.sessions.fl2026, F.sessions.tx2025, F.sessions.tx2023]);
-    expect(all.headers['cache-control']).toBe('public, max-age=3600');
+    expect(all.headers['cache-control']).toBe('private, max-age=3600');
     expect(keys(all.body.data[0])).toEqual(sorted(['session_id', 'state_id', 'state_abbr', 'year_start', 'year_end', 'special', 'session_tag', 'session_title',
       'session_name', 'sine_die', 'session_start_date', 'actual_sine_die_date', 'expected_sine_die_date', 'prefile', 'prior', 'source_url']));
     expect(all.body.data[0]).toMatchObject({ session_start_date: null, actual_sine_die_date: null, expected_sine_die_date: '2026-03-13', prefile: 1 });

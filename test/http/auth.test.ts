@@ -1,6 +1,7 @@
 // Authentication, the error envelope and the headers every response carries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeKey } from '../../src/keys/store.js';
+import { createPool } from '../../src/db/pool.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -134,4 +135,17 @@ describe('headers and envelope', () => {
     });
     expect(res.headers['x-ratelimit-remaining']).toBe('498');
   });
+});
+
+it('503 service_unavailable (not a bare 500) when the key store cannot be reached', async () => {
+  const dead = createPool('postgres://postgres@127.0.0.1:1/none', 1);
+  const down = await testApp({ db: t.db, deps: { db: dead }, config: { redisUrl: undefined, roles: ['api'] } });
+  try {
+    const res = await down.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': 'lds_never_seen_before' } });
+    expectEnvelope(res, 503, 'service_unavailable');
+    expect(res.headers['retry-after']).toBe('1');
+  } finally {
+    await down.app.close();
+    await dead.end();
+  }
 });

@@ -13,7 +13,7 @@ import { searchBills, topicIdBySlug } from './repository.js';
 
 const Query = Type.Object({
   state: Type.Optional(Type.String({ description: `jurisdiction code: ${STATE_CODES.join(', ')} (case-insensitive); 400 otherwise` })),
-  session_id: Type.Optional(Type.Integer()),
+  session_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'session id (int32)' })),
   bill_number: Type.Optional(Type.String({ description: 'compact (HB1) or zero-padded (HB0001); both find the same bill' })),
   q: Type.Optional(Type.String({ description: 'full-text search over title, description and subject names (web-search syntax: words, "phrases", -exclusions, or). Results are ordered by relevance, then newest-updated.' })),
   topic: Type.Optional(Type.String({ description: 'topic slug (see /v1/topics); a malformed or unknown slug is 400 bad_request' })),

@@ -6,7 +6,8 @@ import { parseState } from '../../http/params.js';
 import { DateStr, Int, ListOf, Nullable, responses, Str } from '../common/schemas.js';
 import { listSessions, listStates, stateIdOf } from './repository.js';
 
-const CACHE_ONE_HOUR = 'public, max-age=3600';
+// private: keyed responses (rate-limit headers per key) that a shared cache must not serve without a key.
+const CACHE_ONE_HOUR = 'private, max-age=3600';
 
 export const StateSchema = Type.Object({ state_id: Int(), state_abbr: Str(), state_name: Str(), capitol: Str() });
 
@@ -29,7 +30,7 @@ export async function referenceRoutes(app: FastifyInstance) {
     schema: {
       operationId: 'listStates',
       summary: 'The 52 jurisdictions (50 states, DC, US Congress)',
-      description: 'Alphabetical by state_abbr. Cache-Control: public, max-age=3600.',
+      description: 'Alphabetical by state_abbr. Cache-Control: private, max-age=3600; ETag with If-None-Match gives 304.',
       tags: ['Reference'],
       response: responses(ListOf(StateSchema)),
     },
@@ -42,7 +43,7 @@ export async function referenceRoutes(app: FastifyInstance) {
     schema: {
       operationId: 'listSessions',
       summary: 'Legislative sessions',
-      description: 'Newest first (year_start DESC, session_id DESC). No offset. Cache-Control: public, max-age=3600.',
+      description: 'Newest first (year_start DESC, session_id DESC). No offset. Cache-Control: private, max-age=3600; ETag with If-None-Match gives 304.',
       tags: ['Reference'],
       querystring: SessionsQuery,
       response: responses(ListOf(SessionSchema), 400),
