@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLegiscan } from '../../src/ingest/legiscan/import.js';
 import { LADDER_TO_LEGISCAN, LEGISCAN_TO_LADDER, ladderFromLegiscan } from '../../src/ingest/legiscan/status-map.js';
@@ -124,5 +125,89 @@ describe('LegiScan import on fixtures', () => {
     expect(byFile['NOID.json']!.field).toBe('bill_id');
     expect(byFile['1.json']!.field).toBe('roll_call');
     expect(report.summary()).toMatch(/NOID\.json \(field bill_id\)/);
+  });
+});
+
+describe('LegiScan import: a batch that fails in the database', () => {
+  it('rolls the batch back, replays it record by record and reports only the bad record', async () => {
+    const fresh = await freshDatabase();
+    try {
+      const root = await writeDataset('replay', 1);
+      // A date that looks valid to the reader but not to PostgreSQL: found only when the batch writes.
+      const bad = bill(1);
+      bad.bill.bill_id = 777002;
+      bad.bill.bill_number = 'HB10';
+      bad.bill.history = [{ date: '2024-02-30', action: 'Introduced', chamber: 'H', chamber_id: 57, importance: 1 }];
+      await fs.writeFile(path.join(root, 'bill', 'HB10.json'), JSON.stringify(bad));
+      const report = await importLegiscan(fresh.pool, root);
+      expect(report.problems.map((p) => path.basename(p.file))).toEqual(['HB10.json']);
+      expect(report.get('bills')).toMatchObject({ inserted: 1, errors: 1 });
+      expect(report.get('texts')).toMatchObject({ updated: 1, errors: 0 }); // its header came with the bill
+      expect((await fresh.pool.query('SELECT bill_id FROM bills ORDER BY 1')).rows).toEqual([{ bill_id: 777001 }]);
+      expect((await fresh.pool.query('SELECT count(*)::int AS n FROM bill_history WHERE bill_id = 777001')).rows[0].n).toBe(1);
+      expect((await fresh.pool.query('SELECT bill_id, reason_id FROM changes')).rows).toEqual([{ bill_id: 777001, reason_id: 1 }]);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+/** A stored (uncompressed) zip, entries in the given order: enough for yauzl and getDataset's layout. */
+function storedZip(entries: [string, string][]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, body] of entries) {
+    const data = Buffer.from(body);
+    const fname = Buffer.from(name);
+    const crc = zlib.crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(10, 4); local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18); local.writeUInt32LE(data.length, 22); local.writeUInt16LE(fname.length, 26);
+    const dir = Buffer.alloc(46);
+    dir.writeUInt32LE(0x02014b50, 0); dir.writeUInt16LE(20, 4); dir.writeUInt16LE(10, 6); dir.writeUInt32LE(crc, 16);
+    dir.writeUInt32LE(data.length, 20); dir.writeUInt32LE(data.length, 24); dir.writeUInt16LE(fname.length, 28); dir.writeUInt32LE(offset, 42);
+    locals.push(local, fname, data);
+    central.push(dir, fname);
+    offset += 30 + fname.length + data.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(entries.length, 8); end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12); end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+describe('LegiScan import from a getDataset zip', () => {
+  it('reads people, bills, votes and texts from the zip (hash.md5 last), reporting a malformed entry by zip and entry name', async () => {
+    const fresh = await freshDatabase();
+    try {
+      const src = await writeDataset('zipsrc', 2);
+      const base = 'MS/2024-2024_Regular_Session';
+      const entries: [string, string][] = [];
+      for (const f of ['bill', 'people', 'vote', 'text']) {
+        for (const name of await fs.readdir(path.join(src, f))) entries.push([`${base}/${f}/${name}`, await fs.readFile(path.join(src, f, name), 'utf8')]);
+      }
+      entries.push([`${base}/bill/BROKEN.json`, '{"bill": ']);
+      entries.push([`${base}/hash.md5`, 'd41d8cd98f00b204e9800998ecf8427e']);
+      const zip = path.join(dir, 'MS_2024_Regular_Session.zip');
+      await fs.writeFile(zip, storedZip(entries));
+
+      const report = await importLegiscan(fresh.pool, zip);
+      expect(report.get('people').inserted).toBe(1);
+      expect(report.get('bills')).toMatchObject({ inserted: 1, errors: 1 });
+      expect(report.get('roll_calls').errors).toBe(0);
+      expect(report.get('texts')).toMatchObject({ updated: 1, errors: 0 }); // its header came with the bill
+      expect(report.problems.map((p) => p.file)).toEqual([expect.stringMatching(/MS_2024_Regular_Session\.zip:MS\/2024-2024_Regular_Session\/bill\/BROKEN\.json$/)]);
+      expect((await fresh.pool.query('SELECT status_id FROM bills WHERE bill_id = 777001')).rows).toEqual([{ status_id: 3 }]);
+      expect((await fresh.pool.query('SELECT people_id, vote_id FROM roll_call_votes WHERE roll_call_id = 990001')).rows).toEqual([{ people_id: 9001, vote_id: 1 }]);
+      expect((await fresh.pool.query('SELECT content FROM bill_texts WHERE text_id = 880001')).rows[0].content).toBe('Section 1. Farm roads.\n');
+
+      const again = await importLegiscan(fresh.pool, zip);
+      expect(again.get('bills')).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
+      expect((await fresh.pool.query('SELECT count(*)::int AS n FROM changes')).rows[0].n).toBe(1);
+    } finally {
+      await fresh.drop();
+    }
   });
 });
