@@ -7,6 +7,9 @@ import { importCongress } from '../../src/ingest/congress/bills.js';
 import { importCongressLegislators } from '../../src/ingest/congress/legislators.js';
 import { importLegiscan } from '../../src/ingest/legiscan/import.js';
 import { importOpenStatesPeople } from '../../src/ingest/openstates/import.js';
+import { XMLParser } from 'fast-xml-parser';
+import { parse as parseYaml } from 'yaml';
+import { testApp } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../../shared/data');
@@ -90,4 +93,61 @@ describe.skipIf(!present)('real data', () => {
     expect((await db.pool.query('SELECT people_id, sponsor_type_id FROM bill_sponsors WHERE bill_id = 577821')).rows).toEqual([{ people_id: 6530, sponsor_type_id: 1 }]);
     expect(await count('SELECT count(*) AS n FROM roll_call_votes WHERE roll_call_id = 307055')).toBe(122);
   }, 300_000);
+
+  // Field by field through the read API, against the source files parsed here independently.
+  it('HTTP API: a bill\'s sponsors, history and votes, a roll call\'s members, a senator\'s join keys, a committee\'s members', async () => {
+    const t = await testApp({ db });
+    try {
+      const get = async (url: string) => {
+        const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': t.key } });
+        expect([url, res.statusCode]).toEqual([url, 200]);
+        return res.json().data;
+      };
+      const xml = new XMLParser({ parseTagValue: false, isArray: (name) => ['step', 'sponsor', 'vote', 'text'].includes(name) });
+      const ms = (f: string) => xml.parse(readFileSync(path.join(DATA, 'legiscan/xml-ms-2014-regular', f), 'utf8')).legiscan;
+
+      const hb1 = ms('bill/HB1.xml').bill;
+      const sponsors = await get(`/v1/bills/${hb1.bill_id}/sponsors`);
+      expect(sponsors.map((x: Record<string, unknown>) => [x.people_id, x.sponsor_order, x.sponsor_type_id, x.name]))
+        .toEqual(hb1.sponsors.sponsor.map((x: Record<string, string>) => [Number(x.people_id), Number(x.sponsor_order), Number(x.sponsor_type_id), x.name]));
+      const history = await get(`/v1/bills/${hb1.bill_id}/history`);
+      expect(history.map((h: Record<string, unknown>) => [h.history_step, h.history_date, h.history_action, h.history_body_id, h.history_major]))
+        .toEqual(hb1.history.step.map((h: Record<string, string>, i: number) => [i + 1, h.date, h.action, Number(h.chamber_id), Number(h.importance)]));
+      const bill = await get(`/v1/bills/${hb1.bill_id}`);
+      expect([bill.bill_number, bill.title, bill.status_date, bill.change_hash, bill.completed]).toEqual([hb1.bill_number, hb1.title, hb1.status_date, hb1.change_hash, Number(hb1.completed)]);
+
+      const hc7 = ms('bill/HC7.xml').bill;
+      const votes = await get(`/v1/bills/${hc7.bill_id}/votes`);
+      const headers = hc7.votes.vote as Record<string, string>[];
+      expect(votes.map((v: Record<string, unknown>) => v.roll_call_id).sort()).toEqual(headers.map((v) => Number(v.roll_call_id)).sort());
+      for (const h of headers) {
+        const rc = ms(`vote/${h.roll_call_id}.xml`).roll_call;
+        const v = votes.find((x: Record<string, unknown>) => x.roll_call_id === Number(h.roll_call_id));
+        expect([v.vote_date, v.description, v.passed, v.yea, v.nay, v.nv, v.absent, v.state_url])
+          .toEqual([h.date, h.desc, Number(h.passed), Number(rc.yea), Number(rc.nay), Number(rc.nv), Number(rc.absent), h.state_link]);
+        const members = await get(`/v1/votes/${h.roll_call_id}/details`);
+        const names: Record<string, string> = { 1: 'Yea', 2: 'Nay', 3: 'Not Voting', 4: 'Absent' };
+        const byId = (a: [number, string], b: [number, string]) => a[0] - b[0];
+        const expected = (rc.votes.vote as Record<string, string>[]).map((m): [number, string] => [Number(m.people_id), names[m.vote_id!]!]).sort(byId);
+        expect(members.map((m: { people_id: number; vote: string }): [number, string] => [m.people_id, m.vote]).sort(byId)).toEqual(expected);
+      }
+
+      const legislators = parseYaml(readFileSync(path.join(DATA, 'congress-legislators/legislators-current.yaml'), 'utf8')) as { id: Record<string, unknown> }[];
+      const cantwell = legislators.find((m) => m.id.bioguide === 'C000127')!.id;
+      const pid = (await db.pool.query(`SELECT people_id FROM people WHERE bioguide_id = 'C000127'`)).rows[0].people_id;
+      const person = await get(`/v1/legislators/${pid}`);
+      expect([person.votesmart_id, person.opensecrets_id, person.ballotpedia, person.chamber, person.last_name])
+        .toEqual([String(cantwell.votesmart), cantwell.opensecrets, cantwell.ballotpedia, 'Senate', 'Cantwell']);
+
+      const membership = parseYaml(readFileSync(path.join(DATA, 'congress-legislators/committee-membership-current.yaml'), 'utf8')) as Record<string, { bioguide: string; title?: string }[]>;
+      const cid = (await db.pool.query(`SELECT committee_id FROM committees WHERE external_ids->>'thomas_id' = 'SSAF'`)).rows[0].committee_id;
+      const members = await get(`/v1/committees/${cid}/members`);
+      const byPeople = new Map((await db.pool.query(`SELECT people_id, bioguide_id FROM people WHERE bioguide_id IS NOT NULL`)).rows.map((r) => [r.people_id, r.bioguide_id]));
+      const role = (title?: string) => (/vice/i.test(title ?? '') ? 'vice chair' : /chair/i.test(title ?? '') ? 'chair' : 'member');
+      expect(members.map((m: Record<string, unknown>) => [byPeople.get(m.people_id), m.member_role]).sort())
+        .toEqual(membership.SSAF!.map((m) => [m.bioguide, role(m.title)]).sort());
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
 });
