@@ -67,21 +67,6 @@ export class SubjectIndex {
     this.ids.clear();
   }
 
-  /** Replaces a bill's subjects and topics. */
-  async setBillSubjects(db: Queryable, billId: number, stateId: number, subjects: RawSubject[]): Promise<void> {
-    const ids: number[] = [];
-    for (const s of subjects) if (s.name.trim()) ids.push(await this.resolve(db, stateId, s));
-    const old = await db.query<{ subject_id: number }>('DELETE FROM bill_subjects WHERE bill_id = $1 RETURNING subject_id', [billId]);
-    for (const r of old.rows) this.touched.add(r.subject_id);
-    for (const id of ids) this.touched.add(id);
-    await db.query('INSERT INTO bill_subjects (bill_id, subject_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [billId, ids]);
-    await db.query('DELETE FROM bill_topics WHERE bill_id = $1', [billId]);
-    await db.query(
-      'INSERT INTO bill_topics (bill_id, topic_id) SELECT DISTINCT $1::int, topic_id FROM subject_topics WHERE subject_id = ANY($2::int[]) ON CONFLICT DO NOTHING',
-      [billId, ids],
-    );
-  }
-
   /** Brings subjects.bill_count up to date for every subject this import touched. */
   async refreshCounts(db: Queryable): Promise<void> {
     if (this.touched.size === 0) return;
