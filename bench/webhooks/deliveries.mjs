@@ -70,6 +70,8 @@ const pct = (xs, p) => {
 
 // --- cost meters --------------------------------------------------------------------------------
 const trips = new Map();
+// wall time per statement kind (includes waiting for the server), to see where the time goes
+const tripMs = new Map();
 const kindOf = (sql) => {
   const s = String(typeof sql === 'string' ? sql : sql?.text ?? '').trim().replace(/\s+/g, ' ');
   if (/^WITH cand|^WITH claimed|deliveries d SET status = 'in_flight'/.test(s)) return 'claim';
@@ -84,17 +86,24 @@ const countTrips = (pool) =>
     client.query = (...args) => {
       const k = kindOf(args[0]);
       trips.set(k, (trips.get(k) ?? 0) + 1);
-      return query(...args);
+      const t = performance.now();
+      const took = () => tripMs.set(k, (tripMs.get(k) ?? 0) + performance.now() - t);
+      // pg.Pool#query passes a callback; direct client calls get a promise
+      const cb = args.length > 1 && typeof args[args.length - 1] === 'function' ? args.pop() : undefined;
+      if (cb) return query(...args, (err, res) => (took(), cb(err, res)));
+      const r = query(...args);
+      if (r?.then) r.then(took, () => undefined);
+      return r;
     };
   });
-const tripSnapshot = () => new Map(trips);
+const tripSnapshot = () => ({ n: new Map(trips), ms: new Map(tripMs) });
 const tripDelta = (before, n) => {
   const out = {};
   let total = 0;
   for (const [k, v] of trips) {
-    const d = v - (before.get(k) ?? 0);
+    const d = v - (before.n.get(k) ?? 0);
     if (d > 0) {
-      out[k] = d;
+      out[k] = { statements: d, wall_ms: Math.round((tripMs.get(k) ?? 0) - (before.ms.get(k) ?? 0)) };
       total += d;
     }
   }

@@ -12,6 +12,8 @@ import { wakeWorkers } from './queue.js';
 
 const LOCK_KEY = 7310041;
 const BATCH = 500;
+/** Delivery rows per transaction: workers start on the first rows while later ones are still being written. */
+const MAX_ROWS = 1000;
 
 interface ChangeRow {
   change_id: number;
@@ -59,20 +61,22 @@ interface NewDelivery {
   change_id: number;
   event_type: string;
   bill_id: number;
-  payload: unknown;
+  /** JSON text; a change's payload for one event type is the same for every subscription */
+  payload: string;
   target: unknown;
 }
 
 /** Deliveries one change produces for one subscription. Mirrors get one bill push (plus a roll_call push for votes). */
-function deliveriesFor(sub: SubRow, c: ChangeRow, baseUrl: string): NewDelivery[] {
+function deliveriesFor(sub: SubRow, c: ChangeRow, baseUrl: string, payloads: Map<string, string>): NewDelivery[] {
   if (new Date(c.changed_at) < sub.created_at) return [];
   const events = eventsForChange(c.reason, c.new_status).filter((e) => sub.events.includes(e));
   if (events.length === 0 || !matchesFilters(sub, c)) return [];
   const common = { subscription_id: sub.id, change_id: c.change_id, bill_id: c.bill_id };
   if (sub.kind === 'push_mirror') {
-    const out: NewDelivery[] = [{ ...common, event_type: 'bill', payload: { events }, target: { root: 'bill', bill_id: c.bill_id, reason_id: c.reason_id } }];
+    const payload = JSON.stringify({ events });
+    const out: NewDelivery[] = [{ ...common, event_type: 'bill', payload, target: { root: 'bill', bill_id: c.bill_id, reason_id: c.reason_id } }];
     if (c.reason === 'Vote' && c.detail.roll_call_id !== undefined) {
-      out.push({ ...common, event_type: 'roll_call', payload: { events }, target: { root: 'roll_call', roll_call_id: c.detail.roll_call_id } });
+      out.push({ ...common, event_type: 'roll_call', payload, target: { root: 'roll_call', roll_call_id: c.detail.roll_call_id } });
     }
     return out;
   }
@@ -85,10 +89,15 @@ function deliveriesFor(sub: SubRow, c: ChangeRow, baseUrl: string): NewDelivery[
     status_date: c.status_date,
     updated: c.updated ?? c.changed_at,
   };
-  return events.map((type) => ({ ...common, event_type: type, payload: buildPayload(type, c, bill, baseUrl), target: null }));
+  return events.map((type) => {
+    const key = `${c.change_id}:${type}`;
+    let payload = payloads.get(key);
+    if (payload === undefined) payloads.set(key, (payload = JSON.stringify(buildPayload(type, c, bill, baseUrl))));
+    return { ...common, event_type: type, payload, target: null };
+  });
 }
 
-async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ processed: number; created: number }> {
+async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ processed: number; created: number; more: boolean }> {
   const { rows: st } = await client.query<{ last_seq: number }>('SELECT last_seq FROM dispatcher_state WHERE id = 1 FOR UPDATE');
   const last = st[0]?.last_seq ?? 0;
   const { rows: changes } = await client.query<ChangeRow>(
@@ -103,11 +112,17 @@ async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ pro
      WHERE c.seq > $1 ORDER BY c.seq LIMIT $2`,
     [last, BATCH],
   );
-  if (changes.length === 0) return { processed: 0, created: 0 };
+  if (changes.length === 0) return { processed: 0, created: 0, more: false };
   const { rows: subs } = await client.query<SubRow>(
     'SELECT id, kind, events, filter_states, filter_subjects, created_at FROM subscriptions WHERE active AND deleted_at IS NULL',
   );
-  const rows = subs.length === 0 ? [] : changes.flatMap((c) => subs.flatMap((s) => deliveriesFor(s, c, baseUrl)));
+  const payloads = new Map<string, string>();
+  const rows: NewDelivery[] = [];
+  let taken = 0;
+  while (taken < changes.length && rows.length < MAX_ROWS) {
+    const c = changes[taken++];
+    for (const s of subs) rows.push(...deliveriesFor(s, c, baseUrl, payloads));
+  }
   let created = 0;
   if (rows.length > 0) {
     const res = await client.query(
@@ -120,22 +135,28 @@ async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ pro
         rows.map((r) => r.change_id),
         rows.map((r) => r.event_type),
         rows.map((r) => r.bill_id),
-        rows.map((r) => JSON.stringify(r.payload)),
+        rows.map((r) => r.payload),
         rows.map((r) => (r.target === null ? null : JSON.stringify(r.target))),
       ],
     );
     created = res.rowCount ?? 0;
   }
-  await client.query('UPDATE dispatcher_state SET last_seq = $1, updated_at = now() WHERE id = 1', [changes[changes.length - 1].seq]);
-  return { processed: changes.length, created };
+  await client.query('UPDATE dispatcher_state SET last_seq = $1, updated_at = now() WHERE id = 1', [changes[taken - 1].seq]);
+  return { processed: taken, created, more: taken < changes.length || changes.length === BATCH };
 }
 
 /** Dispatches everything after the cursor; returns deliveries created. Safe to call concurrently. */
 export async function catchUp(db: Pool, baseUrl: string): Promise<number> {
   let total = 0;
+  // Most calls (polls, wake-ups for changes already dispatched) find nothing: one statement then,
+  // not a transaction of five.
+  const { rows: due } = await db.query<{ due: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM changes WHERE seq > (SELECT last_seq FROM dispatcher_state WHERE id = 1)) AS due',
+  );
+  if (!due[0]?.due) return 0;
   for (;;) {
     const client = await db.connect();
-    let result: { processed: number; created: number } | undefined;
+    let result: { processed: number; created: number; more: boolean } | undefined;
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [LOCK_KEY]);
@@ -150,7 +171,7 @@ export async function catchUp(db: Pool, baseUrl: string): Promise<number> {
     if (!result) return total;
     total += result.created;
     if (result.created > 0) wakeWorkers();
-    if (result.processed < BATCH) return total;
+    if (!result.more) return total;
   }
 }
 

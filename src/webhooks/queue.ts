@@ -194,6 +194,8 @@ export class CompletionBatcher {
     this.timer = undefined;
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
+      // an outcome that arrived after the last batch left but before this ran found a flush running
+      if (this.queue.length > 0) this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
     });
     return this.running;
   }
