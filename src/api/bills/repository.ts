@@ -27,8 +27,10 @@ export interface BillFilters {
 
 /**
  * Bill search. Every filter narrows through an index (state/session/status + updated, number key,
- * GIN full text, trigram title, topic and subject/sponsor semi-joins). With q the order is relevance
- * first, then newest-updated; otherwise newest-updated first.
+ * GIN full text, trigram title, topic and subject/sponsor semi-joins). Always newest-updated first,
+ * as the spec's contract says, q included: ranking by relevance means reading every match
+ * (170 ms for a common word on a million bills, seconds under load), whereas the updated order
+ * lets PostgreSQL stop after the first page for common words and use the GIN index for rare ones.
  */
 export async function searchBills(db: Queryable, f: BillFilters) {
   const w = new Where();
@@ -47,13 +49,8 @@ export async function searchBills(db: Queryable, f: BillFilters) {
     w.add(`b.bill_id IN (SELECT sp.bill_id FROM people p JOIN bill_sponsors sp ON sp.people_id = p.people_id
                           WHERE lower(p.last_name) = lower(${w.p(f.sponsorLastName)}))`);
   }
-  let order = 'b.updated DESC, b.bill_id DESC';
-  if (f.q !== undefined) {
-    const tsq = `websearch_to_tsquery('english', ${w.p(f.q)})`;
-    w.add(`b.search @@ ${tsq}`);
-    order = `ts_rank(b.search, ${tsq}) DESC, ${order}`;
-  }
-  const sql = `SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} ${w.sql()} ORDER BY ${order} LIMIT ${w.p(f.limit)} OFFSET ${w.p(f.offset)}`;
+  if (f.q !== undefined) w.add(`b.search @@ websearch_to_tsquery('english', ${w.p(f.q)})`);
+  const sql = `SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} ${w.sql()} ORDER BY b.updated DESC, b.bill_id DESC LIMIT ${w.p(f.limit)} OFFSET ${w.p(f.offset)}`;
   return (await db.query(sql, w.params)).rows;
 }
 

@@ -1,4 +1,4 @@
-// GET /v1/bills: search with every filter of the spec, newest-updated first (relevance first with q).
+// GET /v1/bills: search with every filter of the spec, newest-updated first.
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../../http/errors.js';
@@ -15,7 +15,7 @@ const Query = Type.Object({
   state: Type.Optional(Type.String({ description: `jurisdiction code: ${STATE_CODES.join(', ')} (case-insensitive); 400 otherwise` })),
   session_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, description: 'session id (int32)' })),
   bill_number: Type.Optional(Type.String({ description: 'compact (HB1) or zero-padded (HB0001); both find the same bill' })),
-  q: Type.Optional(Type.String({ description: 'full-text search over title, description and subject names (web-search syntax: words, "phrases", -exclusions, or). Results are ordered by relevance, then newest-updated.' })),
+  q: Type.Optional(Type.String({ description: 'full-text search over title, description and subject names (web-search syntax: words, "phrases", -exclusions, or). Matches use English stemming (schools matches school); results keep the newest-updated order.' })),
   topic: Type.Optional(Type.String({ description: 'topic slug (see /v1/topics); a malformed or unknown slug is 400 bad_request' })),
   subject: Type.Optional(Type.String({ description: 'raw subject name, case-insensitive exact match' })),
   sponsor_last_name: Type.Optional(Type.String({ description: 'last name of any sponsor (primary or co-sponsor), case-insensitive exact match' })),
@@ -31,7 +31,7 @@ export async function billSearchRoutes(app: FastifyInstance) {
     schema: {
       operationId: 'searchBills',
       summary: 'Search bills',
-      description: 'Filters combine (AND). Newest-updated first (updated DESC, bill_id DESC); with q, by relevance first.',
+      description: 'Filters combine (AND). Newest-updated first (updated DESC, bill_id DESC), with q too, so pages are stable and fast on large corpora.',
       tags: ['Bills'],
       querystring: Query,
       response: responses(Type.Object({ data: Type.Array(BillSchema), pagination: PaginationSchema }), 400),
