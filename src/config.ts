@@ -98,7 +98,7 @@ export const SETTINGS = {
   webhookRetrySchedule: setting('WEBHOOK_RETRY_SCHEDULE', csv(/^\d+(\.\d+)?$/, 'seconds'), ['0', '5', '300', '1800', '7200', '18000', '36000', '36000'], 'Delay before each delivery attempt, in seconds'),
   webhookSecretOverlapSeconds: setting('WEBHOOK_SECRET_OVERLAP_SECONDS', int(0, 30 * 86400), 86400, 'After a webhook secret rotation, how long deliveries are also signed with the previous secret'),
   webhookTimeoutMs: setting('WEBHOOK_TIMEOUT_MS', int(100, 120000), 15000, 'Total time allowed for one delivery attempt'),
-  workerConcurrency: setting('WORKER_CONCURRENCY', int(1, 10000), 64, 'Deliveries in flight per worker process'),
+  workerConcurrency: setting('WORKER_CONCURRENCY', int(1, 10000), 256, 'Deliveries in flight per worker process'),
   metricsToken: setting('METRICS_TOKEN', str, undefined, 'Bearer token required by /metrics; unset = /metrics only from loopback'),
   demo: setting('LDS_DEMO', bool, false, 'Seed the demo corpus on an empty database and print a demo key at start'),
 } as const;
