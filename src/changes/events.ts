@@ -5,7 +5,8 @@ import type { Queryable } from '../db/pool.js';
 import type { ChangeEvent } from '../bus/types.js';
 
 /** ISO 8601 UTC with microseconds, e.g. 2026-11-22T02:10:11.123456Z; fixed width, so it sorts as text. */
-export const isoUs = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+// Parenthesised so an expression (e.g. clock_timestamp() - interval '5 minutes') converts as a whole.
+export const isoUs = (col: string) => `to_char((${col}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 export const EVENT_COLUMNS = `c.change_id, c.seq, ${isoUs('c.changed_at')} AS changed_at, c.bill_id,
   coalesce(b.bill_number, '') AS bill_number, s.state_abbr AS state, coalesce(b.title, '') AS title,

@@ -84,7 +84,6 @@ export async function realtimeEnv(config: Partial<Config> = {}, opts: { relay?: 
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until fn returns a truthy value (bounded; tests fail with the last value, never hang). */
 /** Polls fn until it returns a truthy value, and returns that value (narrowed: never false/null/undefined). */
 export async function until<T>(fn: () => T | Promise<T>, timeoutMs = 15_000): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   const end = Date.now() + timeoutMs;
