@@ -4,6 +4,7 @@
 // caller, which then reads by cursor.
 import pgListen, { type Options, type Subscriber } from 'pg-listen';
 import type { Logger } from '../logger.js';
+import { reconnects } from '../ops/metrics.js';
 
 // pg-listen is CommonJS with `exports.default`; under ESM the function sits one level down.
 type CreateSubscriber = (config: { connectionString: string; application_name?: string }, options: Options) => Subscriber;
@@ -28,7 +29,10 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
     );
     sub = s;
     s.events.on('connected', wake);
-    s.events.on('reconnect', (attempt: number) => log.warn({ attempt }, 'notification listener reconnecting'));
+    s.events.on('reconnect', (attempt: number) => {
+      reconnects.inc({ component: 'pg_listen' });
+      log.warn({ attempt }, 'notification listener reconnecting');
+    });
     s.events.on('notification', wake);
     // never rethrow: the safety poll keeps the relay going while the listener is down
     s.events.on('error', (err: Error) => log.warn({ err }, 'notification listener error'));

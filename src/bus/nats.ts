@@ -8,6 +8,7 @@ import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from '../logger.js';
 import type { Bus, ChangeEvent, Unsubscribe } from './types.js';
+import { reconnects } from '../ops/metrics.js';
 
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
 const MAX_AGE_MS = 7 * 24 * 3600_000;
@@ -39,6 +40,7 @@ export class NatsBus implements Bus {
           log.warn({ server: s.server }, 'NATS disconnected');
         } else if (s.type === 'reconnect') {
           this.connected = true;
+          reconnects.inc({ component: 'nats' });
           log.info({ server: s.server }, 'NATS reconnected');
         }
       }

@@ -89,6 +89,11 @@ export class Hub {
     this.heartbeat.unref();
   }
 
+  /** open connections (SSE and WebSocket), for the metrics gauge */
+  get size(): number {
+    return this.conns.size;
+  }
+
   async init(): Promise<void> {
     // One snapshot: the relay's last seq and every event up to it within the window. Later events
     // arrive on the bus (or are filled by seq), so the ring stays complete from ringStart on.

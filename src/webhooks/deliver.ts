@@ -9,6 +9,7 @@ import type { Outbound, OutboundResult } from './outbound.js';
 import { completeAttempt, nextDelaySeconds, parseRetryAfter, type AttemptOutcome, type ClaimedDelivery } from './queue.js';
 import { signedHeaders } from './signing.js';
 import { liveSecrets } from './subscriptions.js';
+import { deliveryOutcomes } from '../ops/metrics.js';
 
 export interface Rendered {
   body: string;
@@ -71,6 +72,7 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
   ctx.onResponse?.();
   const failure = handler.judge(res);
   const outcome = decide(ctx, d, res, failure, startedAt);
+  deliveryOutcomes.inc({ outcome: outcome.status === 'delivered' ? 'delivered' : outcome.deactivate ? `failed_${outcome.deactivate}` : outcome.status === 'pending' ? 'retry_scheduled' : 'failed' });
   const fenced = ctx.complete ? await ctx.complete(d, outcome) : await completeAttempt(ctx.db, d, outcome);
   if (fenced && outcome.status === 'delivered' && handler.afterDelivered) {
     await handler.afterDelivered(ctx.db, d, res).catch((err) => ctx.log?.warn({ err, delivery: d.public_id }, 'after-delivery step failed'));

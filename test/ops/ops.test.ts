@@ -51,6 +51,9 @@ describe('operations endpoints', () => {
     expect(res.body).toContain('lds_http_request_duration_seconds_bucket');
     expect(res.body).toContain('lds_relay_lag_seconds');
     expect(res.body).toContain('lds_delivery_queue_depth');
+    expect(res.body).toMatch(/^lds_stream_connections 0$/m);
+    expect(res.body).toContain('# TYPE lds_reconnects_total counter');
+    expect(res.body).toContain('# TYPE lds_webhook_attempts_total counter');
     const remote = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.9' });
     expect(remote.statusCode).toBe(404);
   });
