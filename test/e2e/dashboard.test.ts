@@ -13,8 +13,6 @@ import type { Background } from '../../src/background.js';
 import { createLogger } from '../../src/logger.js';
 import { seed } from '../../src/ingest/seed.js';
 import { revokeKey } from '../../src/keys/store.js';
-import { recordChanges, type ReasonName } from '../../src/changes/record.js';
-import { withTransaction } from '../../src/db/pool.js';
 
 const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
@@ -23,29 +21,13 @@ const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`[dashboard e2e] skipped: ${CHROMIUM} is missing; install Debian's chromium package to run the browser suite`);
 
 const SIMULATED = 40;
-const REASON_CYCLE: ReasonName[] = ['StatusChange', 'Vote', 'Text', 'Amendment', 'NewBill'];
 
-/**
- * Runs `lds simulate` against the test database. Until the simulator command exists in this
- * build, the same kind of writes go through recordChanges (the one writer path), paced alike.
- */
+/** Runs the real `lds simulate` command against the test database. */
 async function simulate(t: TestApp, count: number, rate: number): Promise<void> {
-  try {
-    await run('node', ['bin/lds.js', 'simulate', '--count', String(count), '--rate', String(rate)], {
-      env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent', NATS_URL: '', REDIS_URL: '' },
-      timeout: 60_000,
-    });
-    return;
-  } catch (err) {
-    if (!/unknown command 'simulate'/.test(String((err as { stderr?: string }).stderr))) throw err;
-    console.warn('[dashboard e2e] `lds simulate` is not in this build; writing the changes through recordChanges instead');
-  }
-  const { rows } = await t.db.pool.query<{ bill_id: number; state_id: number }>('SELECT bill_id, state_id FROM bills ORDER BY bill_id LIMIT $1', [count]);
-  for (let i = 0; i < count; i++) {
-    const b = rows[i % rows.length];
-    await withTransaction(t.db.pool, (c) => recordChanges(c, [{ bill_id: b.bill_id, state_id: b.state_id, reason: REASON_CYCLE[i % REASON_CYCLE.length] }]));
-    await new Promise((r) => setTimeout(r, 1000 / rate));
-  }
+  await run('node', ['bin/lds.js', 'simulate', '--count', String(count), '--rate', String(rate)], {
+    env: { ...process.env, DATABASE_URL: t.db.url, LOG_LEVEL: 'silent', NATS_URL: '', REDIS_URL: '' },
+    timeout: 60_000,
+  });
 }
 
 describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
