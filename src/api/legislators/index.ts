@@ -1,6 +1,6 @@
 // Legislators: roster, one member, voting history, sponsorships.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../../http/errors.js';
 import { checkOffset, clampLimit, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
@@ -61,6 +61,18 @@ export async function legislatorRoutes(app: FastifyInstance) {
     return { data: row };
   });
 
+  /** One page of a legislator's rows; 404 only when the page is empty because the person does not exist. */
+  const personPage = (fetch: (db: typeof app.dbRead, id: string, limit: number, offset: number) => Promise<unknown[]>) =>
+    async (req: FastifyRequest) => {
+      const id = int64IdOr404((req.params as Type.Static<typeof Params>).people_id, 'legislator');
+      const qs = req.query as Type.Static<typeof PageQuery>;
+      const limit = clampLimit(qs.limit, 50, 500);
+      const offset = checkOffset(qs.offset);
+      const data = await fetch(app.dbRead, id, limit, offset);
+      if (data.length === 0 && !(await personExists(app.dbRead, id))) throw notFound(`No legislator with people_id ${id}.`);
+      return { data, pagination: pagination(limit, offset, data.length) };
+    };
+
   app.get('/v1/legislators/:people_id/votes', {
     schema: {
       operationId: 'listLegislatorVotes',
@@ -71,15 +83,7 @@ export async function legislatorRoutes(app: FastifyInstance) {
       querystring: PageQuery,
       response: responses(Paged(LegislatorVoteRow), 400, 404),
     },
-  }, async (req) => {
-    const id = int64IdOr404((req.params as Type.Static<typeof Params>).people_id, 'legislator');
-    const qs = req.query as Type.Static<typeof PageQuery>;
-    const limit = clampLimit(qs.limit, 50, 500);
-    const offset = checkOffset(qs.offset);
-    const data = await voteHistory(app.dbRead, id, limit, offset);
-    if (data.length === 0 && !(await personExists(app.dbRead, id))) throw notFound(`No legislator with people_id ${id}.`);
-    return { data, pagination: pagination(limit, offset, data.length) };
-  });
+  }, personPage(voteHistory));
 
   app.get('/v1/legislators/:people_id/bills', {
     schema: {
@@ -91,13 +95,5 @@ export async function legislatorRoutes(app: FastifyInstance) {
       querystring: PageQuery,
       response: responses(Paged(SponsorshipRow), 400, 404),
     },
-  }, async (req) => {
-    const id = int64IdOr404((req.params as Type.Static<typeof Params>).people_id, 'legislator');
-    const qs = req.query as Type.Static<typeof PageQuery>;
-    const limit = clampLimit(qs.limit, 50, 500);
-    const offset = checkOffset(qs.offset);
-    const data = await sponsorships(app.dbRead, id, limit, offset);
-    if (data.length === 0 && !(await personExists(app.dbRead, id))) throw notFound(`No legislator with people_id ${id}.`);
-    return { data, pagination: pagination(limit, offset, data.length) };
-  });
+  }, personPage(sponsorships));
 }
