@@ -53,6 +53,9 @@ export function canonicalUtc(cursor: string): string | undefined {
   return m ? `${m[1]}.${(m[2] ?? '').padEnd(6, '0')}Z` : undefined;
 }
 
+/** heartbeat pings are spread over this many slices of the interval */
+const HEARTBEAT_SLICES = 16;
+
 export class Conn {
   lastSent = '';
   live = false;
@@ -60,6 +63,8 @@ export class Conn {
   pending: Frames[] = [];
   overflow = false;
   rotateTimer?: NodeJS.Timeout;
+  /** which heartbeat slice pings this connection (see Hub.tick) */
+  bucket = 0;
   constructor(
     readonly sink: Sink,
     readonly filter: EventFilter,
@@ -81,11 +86,17 @@ export class Hub {
   private ring: Frames[] = [];
   private ringHead = 0;
   private ringStart: string | undefined;
+  /** heartbeat slice due next, and the slice the next connection joins */
+  private slice = 0;
+  private nextBucket = 0;
   count = 0;
 
   constructor(private readonly o: HubOptions) {
     this.unsubscribe = o.bus.subscribe((e) => this.onBus(e));
-    this.heartbeat = setInterval(() => this.tick(), o.heartbeatMs);
+    // One shared timer, firing HEARTBEAT_SLICES times per heartbeat interval and pinging one slice of
+    // the connections each time: every connection still gets a ping per interval, but 10,000
+    // connections never take their pings in one burst that would delay the events queued behind it.
+    this.heartbeat = setInterval(() => this.tick(), Math.ceil(o.heartbeatMs / HEARTBEAT_SLICES));
     this.heartbeat.unref();
   }
 
@@ -126,6 +137,7 @@ export class Hub {
   /** Registers a connection (buffering live events at once), then catches it up from the cursor. */
   attach(sink: Sink, filter: EventFilter, cursor: string): Conn {
     const c = new Conn(sink, filter);
+    c.bucket = this.nextBucket++ % HEARTBEAT_SLICES;
     this.index(c);
     const life = this.o.rotateMs * (1 + ((Math.random() * 2 - 1) * this.o.rotateJitterPct) / 100);
     c.rotateTimer = setTimeout(() => this.rotate(c, 'wall_clock'), life);
@@ -328,8 +340,11 @@ export class Hub {
   }
 
   private tick(): void {
+    const bucket = this.slice;
+    this.slice = (this.slice + 1) % HEARTBEAT_SLICES;
     const ts = new Date().toISOString();
-    for (const c of this.conns) c.sink.ping(ts);
+    for (const c of this.conns) if (c.bucket === bucket) c.sink.ping(ts);
+    if (bucket !== 0) return;
     // Safety net for a silent bus: pick up anything stamped that never arrived.
     if (this.lastSeq !== undefined && !this.draining && this.count > 0) {
       this.o.db.query<{ last_seq: number }>('SELECT last_seq FROM relay_state WHERE id = 1').then(({ rows }) => {
