@@ -46,7 +46,8 @@ export function splitPublishedName(raw: string): NameParts {
       }
       return true;
     });
-    const head = stripHonorifics(parts[0].split(' '));
+    // A name of commas only (",") leaves no parts at all.
+    const head = stripHonorifics((parts[0] ?? '').split(' ').filter(Boolean));
     if (tail.length === 0) {
       words = head;
     } else {

@@ -38,5 +38,10 @@ describe('splitPublishedName', () => {
       expect(typeof p.first_name).toBe('string');
       expect(typeof p.last_name).toBe('string');
     }));
+    // Inputs made of the characters the parser splits on, where the random strings rarely land.
+    for (const s of [',', ' , ', ',,', ', Jr.', 'Rep.,', '"", ,']) expect(() => splitPublishedName(s), s).not.toThrow();
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(',', ' ', '.', '"', '(', ')', 'Jr', 'Rep', 'a') }), (s) => {
+      expect(typeof splitPublishedName(s).last_name).toBe('string');
+    }));
   });
 });
