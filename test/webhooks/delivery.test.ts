@@ -112,7 +112,11 @@ describe('delivery', () => {
     await worker();
     await stampChange(t.db.pool, { bill_id: b, reason: 'Amendment', detail: { amendment_id: 9 } });
     await r.waitFor(2);
-    const [d] = await deliveries(sub.data.id);
+    // Outcomes are recorded in batches after the response, so wait for the second attempt's row.
+    const [d] = await until(async () => {
+      const l = await deliveries(sub.data.id);
+      return l[0]?.attempt_log.length >= 2 ? l : undefined;
+    });
     const first = d.attempt_log[0];
     const waited = Date.parse(first.next_attempt_at) - Date.parse(first.started_at);
     expect(waited).toBeGreaterThanOrEqual(1900);
