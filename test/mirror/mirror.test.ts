@@ -201,7 +201,11 @@ describe('push-mirror', () => {
     token = m.token;
     await until(async () => listener.accepted.length >= 2, 15_000, 'bill and roll_call pushes');
     expect(listener.accepted.map((a) => a.root).sort()).toEqual(['bill', 'roll_call']);
-    const ds = (await t.app.inject({ method: 'GET', url: `/v1/webhooks/${m.data.id}/deliveries`, headers: { 'x-api-key': t.key } })).json().data;
+    // Outcomes are recorded in batches after the response: wait until the bill push's row says so.
+    const ds = await until(async () => {
+      const data = (await t.app.inject({ method: 'GET', url: `/v1/webhooks/${m.data.id}/deliveries`, headers: { 'x-api-key': t.key } })).json().data;
+      return data.find((d: { event_type: string; status: string }) => d.event_type === 'bill' && d.status === 'delivered') ? data : undefined;
+    }, 15_000, 'the bill delivery recorded as delivered');
     const billDelivery = ds.find((d: { event_type: string }) => d.event_type === 'bill');
     expect(billDelivery.status).toBe('delivered');
     expect(billDelivery.attempt_log.length).toBeGreaterThanOrEqual(2);
