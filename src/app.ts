@@ -11,6 +11,7 @@ import type { Logger } from './logger.js';
 import type { Bus } from './bus/types.js';
 import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
+import { unknownParamsPlugin } from './http/unknown-params.js';
 import { apiPlugin } from './api/index.js';
 import { healthRoutes } from './api/health.js';
 import { realtimePlugin } from './changes/plugin.js';
@@ -78,6 +79,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('clock', deps.clock ?? (() => new Date()));
 
   await app.register(envelopePlugin);
+  await app.register(unknownParamsPlugin);
   await app.register(httpPlugin);
   await app.register(opsPlugin);
   // Roles decide which routes a process serves: `api` the JSON endpoints, `stream` the event

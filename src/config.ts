@@ -74,7 +74,7 @@ function setting<T>(env: string, parser: Parser<T>, def: T | undefined, descript
 export const SETTINGS = {
   port: setting('PORT', int(0, 65535), 8080, 'HTTP port to listen on (0 picks a free port)'),
   host: setting('HOST', str, '127.0.0.1', 'Address to bind; use 0.0.0.0 in containers'),
-  publicBaseUrl: setting('PUBLIC_BASE_URL', url('http:', 'https:'), undefined, 'Address clients use to reach the service (links in errors, webhook payloads); default http://HOST:PORT'),
+  publicBaseUrl: setting('PUBLIC_BASE_URL', url('http:', 'https:'), undefined, 'Address clients use to reach the service (links in errors, webhook payloads); default http://HOST:PORT, with localhost for a loopback or wildcard HOST'),
   databaseUrl: setting('DATABASE_URL', url('postgres:', 'postgresql:'), undefined, 'PostgreSQL connection string; unset = embedded PostgreSQL under DATA_DIR'),
   databaseReadUrl: setting('DATABASE_READ_URL', url('postgres:', 'postgresql:'), undefined, 'Optional read replica for read endpoints and stream resume'),
   dataDir: setting('DATA_DIR', str, './data', 'Directory of the embedded PostgreSQL cluster and other local state'),
@@ -132,7 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const cfg = out as unknown as Config;
   cfg.webhookRetrySchedule = (out.webhookRetrySchedule as string[]).map(Number);
   if (!cfg.publicBaseUrl) {
-    const host = cfg.host === '0.0.0.0' || cfg.host === '::' ? 'localhost' : cfg.host;
+    // Loopback and wildcard binds are reached as localhost, the name the start banner prints, so the
+    // docs links in errors and the OpenAPI server URL match what the user sees.
+    const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(cfg.host) ? 'localhost' : cfg.host;
     cfg.publicBaseUrl = `http://${host}:${cfg.port}`;
   }
   cfg.publicBaseUrl = cfg.publicBaseUrl.replace(/\/+$/, '');

@@ -13,6 +13,7 @@ import { parseState, parseTimestamp } from '../http/params.js';
 import { errorResponses } from '../http/schemas.js';
 import { isoUs } from './events.js';
 import { REASONS, type ReasonName } from './record.js';
+import { parseStates } from '../stream/params.js';
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 1000;
@@ -38,6 +39,7 @@ const ChangesResponse = Type.Object({
 const ChangesQuery = Type.Object({
   since: Type.Optional(Type.String({ description: 'ISO 8601 date or timestamp (exclusive lower bound); default one hour ago' })),
   state: Type.Optional(Type.String({ description: 'two-letter state code, DC or US' })),
+  states: Type.Optional(Type.String({ description: 'comma-separated state codes, as on /v1/stream (an extension of the spec; combined with state, a change matches either)' })),
   reason: Type.Optional(Type.String({ description: `exact reason name: ${Object.keys(REASONS).join(', ')}` })),
   limit: LimitParam(DEFAULT_LIMIT, MAX_LIMIT),
 });
@@ -78,9 +80,12 @@ export async function realtimePlugin(app: FastifyInstance) {
       response: { 200: ChangesResponse, ...errorResponses(400, 401, 429, 500) },
     },
   }, async (req) => {
-    const q = req.query as { since?: string; state?: string; reason?: string; limit?: number };
+    const q = req.query as { since?: string; state?: string; states?: string; reason?: string; limit?: number };
     const since = parseTimestamp(q.since, 'since');
-    const state = parseState(q.state);
+    // state (the spec's) and states (the stream's CSV) both filter; together they mean either.
+    const one = parseState(q.state);
+    const many = parseStates(q.states);
+    const states = one || many ? [...new Set([...(one ? [one] : []), ...(many ?? [])])] : undefined;
     const reasonId = parseReason(q.reason);
     const limit = clampLimit(q.limit, DEFAULT_LIMIT, MAX_LIMIT);
     const { rows } = await app.dbRead.query<Row & { since: string; high_water: string }>(
@@ -97,12 +102,12 @@ export async function realtimePlugin(app: FastifyInstance) {
          JOIN change_reasons r ON r.reason_id = c.reason_id
          LEFT JOIN bills b ON b.bill_id = c.bill_id
          WHERE c.changed_at > lo.since AND c.changed_at <= rs.high_water
-           AND ($2::text IS NULL OR s.state_abbr = $2)
+           AND ($2::text[] IS NULL OR s.state_abbr = ANY($2::text[]))
            AND ($3::int IS NULL OR c.reason_id = $3)
          ORDER BY c.changed_at
          LIMIT $4
        ) p ON true`,
-      [since ?? null, state ?? null, reasonId ?? null, limit + 1],
+      [since ?? null, states ?? null, reasonId ?? null, limit + 1],
     );
     const found = rows.filter((r) => r.changed_at !== null);
     const page = found.slice(0, limit);

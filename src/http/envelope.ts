@@ -53,7 +53,7 @@ function fromFastifyError(err: FastifyError): ApiError {
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
     if (err.statusCode === 404) return new ApiError('not_found');
-    if (err.statusCode === 429) return new ApiError('rate_limit_exceeded');
+    if (err.statusCode === 429) return new ApiError('rate_limit_exceeded', undefined, {}, { 'Retry-After': 1 }); // every 429 carries it
     return new ApiError('bad_request', err.message);
   }
   return new ApiError('internal_error');

@@ -20,12 +20,13 @@ function positive(name: string) {
 export function registerSimulateCommand(program: Command): void {
   program
     .command('simulate')
-    .description('Simulate legislative activity (new bills, referrals, votes, status moves, texts, amendments) on existing sessions, through the same writer path as imports, so the change feed and stream come alive.')
+    .description('Simulate legislative activity (new bills, referrals, votes, status moves, texts, amendments) on existing sessions, through the same writer path as imports, so the change feed and stream come alive. It rewrites the bills it touches, so it refuses states holding imported data unless --force.')
     .option('--rate <n>', 'actions per second', positive('--rate'), 2)
     .option('--count <n>', 'stop after this many actions', positive('--count'))
     .option('--duration <d>', 'stop after this long (e.g. 30s, 5m)', parseDuration)
     .option('--states <csv>', 'only these states (e.g. CA,NY,TX)')
-    .action(async (opts: { rate: number; count?: number; duration?: number; states?: string }) => {
+    .option('--force', 'run even where the chosen states hold imported (real) data: the simulator rewrites it')
+    .action(async (opts: { rate: number; count?: number; duration?: number; states?: string; force?: boolean }) => {
       let states: string[] | undefined;
       try {
         states = parseStates(opts.states);
@@ -43,6 +44,7 @@ export function registerSimulateCommand(program: Command): void {
           count: opts.count,
           durationMs: opts.duration,
           states,
+          force: opts.force === true,
           signal: ac.signal,
           onAction: (r, n) => process.stdout.write(`${String(n).padStart(6)}  ${r.state}  ${r.bill_number.padEnd(8)} ${r.action.padEnd(9)} ${r.what}\n`),
         }),

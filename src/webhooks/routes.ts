@@ -19,7 +19,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
       summary: 'Create a webhook subscription',
       description:
         'Creates an active subscription and returns it with its signing secret, shown this once and never again. ' +
-        'At most 25 active subscriptions (webhooks and push-mirrors together) per key; the 26th answers 429 subscription_limit. ' +
+        'At most 25 active subscriptions (webhooks and push-mirrors together) per key; the 26th answers 429 subscription_limit with Retry-After: 60 (a slot frees only when one is deleted or deactivated). ' +
         'webhook_url must be https://, without credentials, and neither its literal address nor any address its name resolves to may be ' +
         'loopback, private, link-local, CGNAT, unique-local, multicast, reserved or IPv4 embedded in IPv6 (unless the operator lists the host in WEBHOOK_ALLOWED_HOSTS).\n\n' +
         PAYLOAD_DOC,

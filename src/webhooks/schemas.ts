@@ -21,7 +21,7 @@ export const SubscriptionBody = Type.Object(
 
 export const SubscriptionSchema = Type.Object(
   {
-    id: Type.String({ description: 'public id (wh_...)' }),
+    id: Type.Integer({ description: 'subscription id (an integer, as every id in a path)' }),
     kind: Type.Union([Type.Literal('webhook'), Type.Literal('push_mirror')], { description: 'webhook (signed JSON events) or push_mirror (LegiScan Push wire format)' }),
     webhook_url: Type.String(),
     events: Type.Array(Type.String()),
@@ -45,9 +45,12 @@ export const CreatedSubscription = Type.Object({
   secret: Type.String({ description: 'signing secret (whsec_...), shown this once' }),
 });
 
-export const IdParams = Type.Object({ id: Type.String({ pattern: '^wh_[A-Za-z0-9_-]{1,64}$', description: 'subscription id (wh_...)' }) });
+// Ids in paths are integers (spec): anything else is 400 bad_request, an integer matching no
+// subscription of the caller's organisation 404 not_found.
+const SubscriptionId = Type.String({ pattern: '^[0-9]+$', description: 'subscription id (integer)' });
+export const IdParams = Type.Object({ id: SubscriptionId });
 export const DeliveryParams = Type.Object({
-  id: Type.String({ pattern: '^wh_[A-Za-z0-9_-]{1,64}$' }),
+  id: SubscriptionId,
   delivery_id: Type.String({ pattern: '^msg_[A-Za-z0-9_-]{1,64}$', description: 'delivery id (msg_...), the webhook-id header' }),
 });
 

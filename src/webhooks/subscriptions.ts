@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Pool, Queryable } from '../db/pool.js';
 import { withTransaction } from '../db/pool.js';
 import { ApiError } from '../http/errors.js';
+import { parseInt64 } from '../http/params.js';
 
 export const MAX_ACTIVE_PER_KEY = 25;
 
@@ -38,7 +39,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** The public shape; never carries a secret. */
 export function publicSubscription(s: SubscriptionRow) {
   return {
-    id: s.public_id,
+    id: s.id,
     kind: s.kind,
     webhook_url: s.webhook_url,
     events: s.events,
@@ -66,6 +67,7 @@ export interface NewSubscription {
   secret: string;
 }
 
+/** The legacy public_id column (unique, not null) still gets a value; the public id is the integer id. */
 export function newPublicId(prefix = 'wh'): string {
   return `${prefix}_${randomBytes(12).toString('base64url')}`;
 }
@@ -80,8 +82,20 @@ async function lockKeyAndCount(c: Queryable, apiKeyId: string): Promise<number> 
   return rows[0].n;
 }
 
+/**
+ * Every 429 carries Retry-After (spec, Errors rule 1). Nothing frees a slot by itself except a
+ * subscription being deactivated (410, exhausted retries), so the value is a polite minute between
+ * retries, not a promise: deleting a subscription frees a slot at once.
+ */
+export const SUBSCRIPTION_LIMIT_RETRY_AFTER = 60;
+
 function limitError() {
-  return new ApiError('subscription_limit', `This key already holds ${MAX_ACTIVE_PER_KEY} active subscriptions (webhooks and push-mirrors together); delete one first.`, { limit: MAX_ACTIVE_PER_KEY });
+  return new ApiError(
+    'subscription_limit',
+    `This key already holds ${MAX_ACTIVE_PER_KEY} active subscriptions (webhooks and push-mirrors together); delete one first.`,
+    { limit: MAX_ACTIVE_PER_KEY },
+    { 'Retry-After': SUBSCRIPTION_LIMIT_RETRY_AFTER },
+  );
 }
 
 export async function createSubscription(db: Pool, input: NewSubscription): Promise<SubscriptionRow> {
@@ -104,19 +118,20 @@ export async function listSubscriptions(db: Queryable, org: string): Promise<Sub
   return rows;
 }
 
-/** The org's subscription by public id; 404 for unknown, deleted or another org's. */
-export async function getSubscription(db: Queryable, org: string, publicId: string): Promise<SubscriptionRow> {
-  const { rows } = await db.query<SubscriptionRow>(
-    'SELECT * FROM subscriptions WHERE public_id = $1 AND org_name = $2 AND deleted_at IS NULL',
-    [publicId, org],
+/** The org's subscription by its integer id (path text); 404 for unknown, deleted or another org's. */
+export async function getSubscription(db: Queryable, org: string, rawId: string): Promise<SubscriptionRow> {
+  const id = parseInt64(rawId);
+  const { rows } = id === undefined ? { rows: [] } : await db.query<SubscriptionRow>(
+    'SELECT * FROM subscriptions WHERE id = $1::bigint AND org_name = $2 AND deleted_at IS NULL',
+    [id, org],
   );
-  if (!rows[0]) throw new ApiError('not_found', `No subscription ${publicId}.`);
+  if (!rows[0]) throw new ApiError('not_found', `No subscription ${rawId}.`);
   return rows[0];
 }
 
 export function requireActive(s: SubscriptionRow): void {
   if (!s.active) {
-    throw new ApiError('subscription_inactive', `Subscription ${s.public_id} is inactive (${s.deactivated_reason ?? 'deactivated'}); reactivate it with POST /v1/webhooks/${s.public_id}/reactivate.`, {
+    throw new ApiError('subscription_inactive', `Subscription ${s.id} is inactive (${s.deactivated_reason ?? 'deactivated'}); reactivate it with POST /v1/webhooks/${s.id}/reactivate.`, {
       deactivated_reason: s.deactivated_reason,
     });
   }

@@ -64,6 +64,21 @@ describe('lds keys', () => {
   }, 60_000);
 });
 
+describe('lds simulate', () => {
+  it('refuses a database holding imported data unless --force', async () => {
+    await db.pool.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end, session_name, source) VALUES (777001, 5, 2026, 2026, 'Imported', 'legiscan')`);
+    const refused = await lds(['simulate', '--count', '1']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('imported data');
+    expect(refused.stderr).toContain('--force');
+    expect((await db.pool.query('SELECT count(*)::int AS n FROM changes')).rows[0].n).toBe(0);
+    const forced = await lds(['simulate', '--count', '1', '--force']);
+    expect(forced.stderr).not.toContain('imported data');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).toMatch(/simulated 1 actions/);
+  }, 120_000);
+});
+
 describe('bad configuration', () => {
   it.each([['PORT', 'abc'], ['PORT', '70000'], ['LOG_LEVEL', 'loud']])('%s=%s exits non-zero naming the variable', async (name, value) => {
     const r = await lds(['keys', 'list'], { [name]: value });

@@ -13,7 +13,7 @@ describe('config', () => {
     expect(c.logLevel).toBe('info');
     expect(c.roles).toEqual(['api', 'stream', 'relay', 'dispatcher', 'worker']);
     expect(c.webhookRetrySchedule).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
-    expect(c.publicBaseUrl).toBe('http://127.0.0.1:8080');
+    expect(c.publicBaseUrl).toBe('http://localhost:8080'); // the name the start banner prints
   });
 
   it.each([

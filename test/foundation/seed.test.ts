@@ -140,6 +140,15 @@ describe('demo corpus coverage and edge cases', () => {
     expect(await one('SELECT count(*) FROM sessions WHERE session_start_date IS NULL')).toBeGreaterThan(0);
   });
 
+  it('fills the dates the spec types non-null; transcript times are null exactly when their transcript is', async () => {
+    expect(await one('SELECT count(*) FROM sessions WHERE expected_sine_die_date IS NULL')).toBe(0);
+    expect(await one('SELECT count(*) FROM bill_referrals WHERE referral_date IS NULL')).toBe(0);
+    expect(await one('SELECT count(*) FROM bill_referrals')).toBeGreaterThan(0);
+    expect(await one('SELECT count(*) FROM hearings WHERE (transcript_extracted_at IS NULL) <> (transcript_text IS NULL)')).toBe(0);
+    expect(await one('SELECT count(*) FROM hearings WHERE (transcript_polished_at IS NULL) <> (transcript_polished_json IS NULL)')).toBe(0);
+    expect(await one('SELECT count(*) FROM hearings WHERE transcript_extracted_at IS NOT NULL')).toBeGreaterThan(0);
+  });
+
   it('has people_id values above 2^32 and split identities (one person under two ids)', async () => {
     expect(await one('SELECT count(*) FROM people WHERE people_id > 4294967296')).toBeGreaterThan(100);
     const splits = await q<{ ids: number[]; names: string[] }>(`SELECT array_agg(people_id ORDER BY people_id) AS ids, array_agg(DISTINCT name) AS names

@@ -137,11 +137,54 @@ describe('OpenAPI and docs', () => {
     }
   });
 
+  it('lists /v1/stream/ws, and the 400/405/413/415 answers', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json();
+    const ws = doc.paths['/v1/stream/ws']?.get;
+    expect(ws, '/v1/stream/ws').toBeDefined();
+    expect(ws.operationId).toBe('streamChangesWebSocket');
+    expect(ws.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['states', 'since', 'reason', 'last_event_id']));
+    for (const name of ['BadRequest', 'MethodNotAllowed', 'PayloadTooLarge', 'UnsupportedMediaType']) expect(doc.components.responses[name], name).toBeDefined();
+    expect(doc.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();
+    const create = doc.paths['/v1/webhooks'].post;
+    for (const status of ['400', '405', '413', '415']) expect(create.responses[status], `POST /v1/webhooks ${status}`).toBeDefined();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect(op.responses['400'], `${method} ${path} 400`).toBeDefined();
+        expect(op.responses['405'], `${method} ${path} 405`).toBeDefined();
+      }
+    }
+    expect(doc.info.description).toMatch(/405 method_not_allowed/);
+  });
+
   it('/docs/errors lists every error code with its status', async () => {
     const res = await t.app.inject({ url: '/docs/errors' });
     expect(res.headers['content-type']).toContain('text/html');
     for (const code of ['bad_request', 'unauthorized', 'invalid_api_key', 'revoked_api_key', 'not_found', 'diff_not_computed', 'subscription_inactive', 'rate_limit_exceeded', 'subscription_limit', 'internal_error', 'status_unavailable', 'coverage_unavailable', 'method_not_allowed', 'payload_too_large']) {
       expect(res.body).toContain(`id="${code}"`);
     }
+  });
+});
+
+describe("a newcomer's first requests", () => {
+  it('GET / points at /docs, /dashboard and /openapi.json: JSON by default, HTML for browsers', async () => {
+    const json = await t.app.inject({ url: '/' });
+    expect(json.statusCode).toBe(200);
+    expect(json.headers['content-type']).toContain('application/json');
+    expect(json.json().links).toMatchObject({ docs: 'http://lds.test/docs', openapi: 'http://lds.test/openapi.json', dashboard: 'http://lds.test/dashboard' });
+    const html = await t.app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toContain('text/html');
+    for (const p of ['/docs', '/dashboard', '/openapi.json']) expect(html.body).toContain(`http://lds.test${p}`);
+  });
+
+  it('/favicon.ico is not a 404', async () => {
+    const res = await t.app.inject({ url: '/favicon.ico' });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['cache-control']).toContain('max-age');
+  });
+
+  it('error docs links use the public base URL', async () => {
+    const res = await t.app.inject({ url: '/v1/nope' });
+    expect(res.json().error.docs).toBe('http://lds.test/docs/errors#not_found');
   });
 });

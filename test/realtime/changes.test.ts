@@ -36,13 +36,17 @@ describe('GET /v1/changes', () => {
     expect(all.summary.server_now >= times[0]).toBe(true);
     const ny = await feed('since=2000-01-01&state=ny');
     expect(ny.data.map((r) => r.state_abbr)).toEqual(['NY', 'NY']);
+    // states= (CSV, as on /v1/stream) filters too, alone or with state= (either matches)
+    expect((await feed('since=2000-01-01&states=ny')).data.map((r) => r.state_abbr)).toEqual(['NY', 'NY']);
+    expect((await feed('since=2000-01-01&states=ca,tx')).data.map((r) => r.state_abbr)).toEqual(['TX']);
+    expect((await feed('since=2000-01-01&states=tx&state=NY')).data.map((r) => r.state_abbr).sort()).toEqual(['NY', 'NY', 'TX']);
     const votes = await feed('since=2000-01-01&reason=Vote');
     expect(votes.data).toHaveLength(1);
     expect(votes.data[0]).toMatchObject({ bill_id: billOf('TX', 4), bill_number: 'HB4', reason_id: 23, reason_name: 'Vote' });
   });
 
   it('answers 400 for a malformed since, an unknown reason or state', async () => {
-    for (const qs of ['since=yesterday', 'since=2026-13-01', 'reason=vote', 'reason=Bogus', 'state=XX']) {
+    for (const qs of ['since=yesterday', 'since=2026-13-01', 'reason=vote', 'reason=Bogus', 'state=XX', 'states=TX,XX', 'sate=MS']) {
       const res = await env.app.inject({ url: `/v1/changes?${qs}`, headers: { 'x-api-key': env.key } });
       expect(res.statusCode, qs).toBe(400);
       expect(res.json().error.code).toBe('bad_request');

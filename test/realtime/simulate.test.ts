@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulate } from '../../src/ingest/simulate/run.js';
+import { ImportedDataError, simulate } from '../../src/ingest/simulate/run.js';
 import { realtimeEnv, until, type Env } from './env.js';
 
 let env: Env;
@@ -34,5 +34,22 @@ describe('simulator', () => {
     await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
     const res = await env.app.inject({ url: '/v1/changes?since=2000-01-01&limit=1000', headers: { 'x-api-key': env.key } });
     expect(res.json().data).toHaveLength(r.changes);
+  });
+
+  it('refuses states holding imported data unless forced, and changes nothing when it refuses', async () => {
+    const ny = (await env.db.pool.query<{ session_id: number }>('SELECT session_id FROM sessions WHERE state_id = 32 LIMIT 1')).rows[0].session_id;
+    await env.db.pool.query(`UPDATE sessions SET source = 'legiscan' WHERE session_id = $1`, [ny]);
+    try {
+      const count = async () => (await env.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM changes')).rows[0].n;
+      const before = await count();
+      await expect(simulate(env.db.pool, { rate: 1000, count: 5, states: ['NY'] })).rejects.toThrow(ImportedDataError);
+      await expect(simulate(env.db.pool, { rate: 1000, count: 5 })).rejects.toThrow(/1 session from legiscan.*--force/s);
+      expect(await count()).toBe(before);
+      // states without imported data, or --force, run
+      expect((await simulate(env.db.pool, { rate: 1000, count: 5, states: ['CA'] })).actions).toBe(5);
+      expect((await simulate(env.db.pool, { rate: 1000, count: 5, states: ['NY'], force: true })).actions).toBe(5);
+    } finally {
+      await env.db.pool.query(`UPDATE sessions SET source = 'demo' WHERE session_id = $1`, [ny]);
+    }
   });
 });

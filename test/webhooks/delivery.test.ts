@@ -302,7 +302,7 @@ describe('crash safety and concurrency', () => {
     expect(ids).toHaveLength(120);
     expect(new Set(ids).size).toBe(120);
     for (const g of r.received) verify(sub.secret, g);
-    const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN subscriptions s ON s.id = d.subscription_id WHERE s.public_id = $1`, [sub.data.id]);
+    const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN subscriptions s ON s.id = d.subscription_id WHERE s.id = $1`, [sub.data.id]);
     expect(rows[0].n).toBe(120);
   });
 

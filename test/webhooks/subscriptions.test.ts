@@ -21,7 +21,7 @@ describe('POST /v1/webhooks', () => {
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(body.secret.slice(6), 'base64')).toHaveLength(32);
     expect(body.data).toMatchObject({ kind: 'webhook', active: true, events: ['signed', 'passed'], filters: { states: ['TX', 'CA'], subjects: ['Education'] }, last_delivery: null });
-    expect(body.data.id).toMatch(/^wh_/);
+    expect(Number.isSafeInteger(body.data.id)).toBe(true);
     const list = await t.app.inject({ method: 'GET', url: '/v1/webhooks', headers: { 'x-api-key': t.key } });
     expect(list.statusCode).toBe(200);
     expect(list.body).not.toContain(body.secret);
@@ -97,7 +97,10 @@ describe('cap of 25 active subscriptions per key', () => {
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 201)).toHaveLength(25);
     expect(codes.filter((c) => c === 429)).toHaveLength(5);
-    expect(results.find((r) => r.statusCode === 429)!.json().error.code).toBe('subscription_limit');
+    const limited = results.find((r) => r.statusCode === 429)!;
+    expect(limited.json().error.code).toBe('subscription_limit');
+    // every 429 carries Retry-After (spec, Errors rule 1)
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     const list = await t.app.inject({ method: 'GET', url: '/v1/webhooks', headers: { 'x-api-key': api_key } });
     expect(list.json().data.filter((s: { active: boolean }) => s.active)).toHaveLength(25);
     // deleting one frees a slot
@@ -129,10 +132,19 @@ describe('isolation between organisations', () => {
     expect(seen.body).not.toContain(created.secret);
   });
 
-  it('404 for unknown ids, 400 for malformed ones, 404 after delete', async () => {
+  it('ids in paths are integers: 404 for an unknown one, 400 for a non-integer, 404 after delete', async () => {
     const h = { 'x-api-key': t.key };
-    expect((await t.app.inject({ method: 'GET', url: '/v1/webhooks/wh_doesnotexist', headers: h })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/v1/webhooks/123', headers: h })).statusCode).toBe(400);
+    for (const id of ['999999999', '99999999999999999999999']) {
+      const res = await t.app.inject({ method: 'GET', url: `/v1/webhooks/${id}`, headers: h });
+      expect(res.statusCode, id).toBe(404);
+      expect(res.json().error.code).toBe('not_found');
+    }
+    for (const id of ['wh_doesnotexist', '12a', '-1', '1.5']) {
+      const res = await t.app.inject({ method: 'GET', url: `/v1/webhooks/${id}`, headers: h });
+      expect(res.statusCode, id).toBe(400);
+      expect(res.json().error.code).toBe('bad_request');
+    }
+    expect((await t.app.inject({ method: 'POST', url: '/v1/webhooks/999999999/deliveries/msg_x/retry', headers: h })).statusCode).toBe(404);
     const id = (await post(t.key, '/v1/webhooks', good)).json().data.id;
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${id}`, headers: h })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${id}`, headers: h })).statusCode).toBe(404);

@@ -49,7 +49,8 @@ export const AmendmentRow = Type.Object({
   amendment_title: Str(), amendment_desc: Str(), amendment_mime_id: Int(), amendment_size: Int(), state_url: Str(),
 });
 export const ReferralRow = Type.Object({
-  bill_id: Int(), committee_id: Int(), committee_name: Str(), referral_date: Nullable(DateStr()), referral_step: Int(),
+  bill_id: Int(), committee_id: Int(), committee_name: Str(), referral_date: Nullable(DateStr(), 'YYYY-MM-DD. The spec types this as a date; it is null only where the source records the referral ' +
+    'without a date (rows stay in referral_step order). The demo corpus always carries one.'), referral_step: Int(),
 });
 export const CalendarRow = Type.Object({
   bill_id: Int(), event_hash: Str(), event_type_id: Int(), event_type_name: Str(), event_date: Nullable(DateStr()),

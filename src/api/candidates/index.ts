@@ -43,7 +43,7 @@ export async function candidateRoutes(app: FastifyInstance) {
   app.get('/v1/candidates', {
     schema: {
       operationId: 'listCandidates', summary: 'Candidates', tags, querystring: Query,
-      description: 'Ordered by name (then id). Filters combine.',
+      description: 'Ordered by name as people expect: case-, accent- and punctuation-insensitive (ICU root collation; "de la Cruz" files under D), then id. Filters combine.',
       response: responses(Type.Object({ data: Type.Array(CandidateSchema), pagination: PaginationSchema }), 400),
     },
   }, async (req) => {
@@ -65,7 +65,7 @@ export async function candidateRoutes(app: FastifyInstance) {
     const bioguide = text(qs.bioguide);
     if (bioguide) w.add(`c.bioguide_id = ${w.p(bioguide)}`);
     const { rows } = await app.dbRead.query(
-      `SELECT ${LIST_COLUMNS} FROM candidates c ${w.sql()} ORDER BY c.name, c.id LIMIT ${w.p(limit)} OFFSET ${w.p(offset)}`, w.params);
+      `SELECT ${LIST_COLUMNS} FROM candidates c ${w.sql()} ORDER BY c.name COLLATE name_sort, c.name, c.id LIMIT ${w.p(limit)} OFFSET ${w.p(offset)}`, w.params);
     return { data: rows, pagination: pagination(limit, offset, rows.length) };
   });
 

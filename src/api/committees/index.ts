@@ -85,7 +85,7 @@ export async function committeeRoutes(app: FastifyInstance) {
       `SELECT m.committee_id, m.people_id, p.name, p.party_id, coalesce(pa.party_name, p.party_name) AS party_name, m.member_role
        FROM committee_members m JOIN people p ON p.people_id = m.people_id LEFT JOIN parties pa ON pa.party_id = p.party_id
        WHERE m.committee_id = $1
-       ORDER BY CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, p.last_name, p.first_name, p.people_id`, [id]);
+       ORDER BY CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`, [id]);
     if (rows.length === 0 && !(await committeeExists(app, id))) throw notFound(`No committee with id ${id}.`);
     return { data: rows };
   });

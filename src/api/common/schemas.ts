@@ -3,7 +3,7 @@
 import { Type, type TSchema } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
 
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const Nullable = <T extends TSchema>(t: T, description?: string) => Type.Union([t, Type.Null()], description ? { description } : {});
 export const Int = () => Type.Integer();
 export const Str = () => Type.String();
 export const DateStr = () => Type.String({ format: 'date', description: 'YYYY-MM-DD' });

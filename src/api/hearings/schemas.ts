@@ -13,8 +13,11 @@ export const HearingSchema = Type.Object({
   participants: Json('people who took part'), bills_discussed: Json('bills on the agenda, each linking back to a bill'),
   topics: Json('topics discussed'), tags: Json('tags'),
   source_url: Str(), scrape_date: Timestamp(), last_updated: Timestamp(), view_count: Int(),
-  transcript_extracted_at: Nullable(Timestamp()), transcript_polished_json: Nullable(Json('polished transcript')),
-  transcript_polished_at: Nullable(Timestamp()),
+  // The spec types the two *_at fields as timestamps; they describe an event (extraction, polishing) that has not
+  // happened for a hearing without a transcript, so they are null exactly when their content is.
+  transcript_extracted_at: Nullable(Timestamp(), 'ISO 8601, UTC; null while no transcript has been extracted (exactly when transcript_text is null)'),
+  transcript_polished_json: Nullable(Json('polished transcript')),
+  transcript_polished_at: Nullable(Timestamp(), 'ISO 8601, UTC; null while no polished transcript exists (exactly when transcript_polished_json is null)'),
 });
 
 export const HEARING_COLUMNS = `h.hearing_id, s.state_abbr::text AS state_code, h.chamber, h.committee_name, h.hearing_title,

@@ -28,7 +28,7 @@ export async function roster(db: Queryable, f: RosterFilters) {
   if (f.chamber !== undefined) w.add(`lower(p.chamber) = lower(${w.p(f.chamber)})`);
   if (f.district !== undefined) w.add(`p.district = ${w.p(f.district)}`);
   const sql = `SELECT ${COLUMNS} FROM ${FROM} ${w.sql()}
-    ORDER BY s.state_abbr, p.last_name, p.first_name, p.people_id LIMIT ${w.p(f.limit)} OFFSET ${w.p(f.offset)}`;
+    ORDER BY s.state_abbr, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id LIMIT ${w.p(f.limit)} OFFSET ${w.p(f.offset)}`;
   return (await db.query(sql, w.params)).rows;
 }
 

@@ -13,7 +13,7 @@ export const TopicSchema = Type.Object(topicFields);
 export const TopicDetailSchema = Type.Object({
   ...topicFields,
   raw_subjects_mapped: Type.Integer({ description: 'raw subject labels folded into this topic (interface labels not counted)' }),
-  sample_subjects: Type.Array(Type.String(), { maxItems: 25, description: 'up to 25 raw subject names, by bill count descending' }),
+  sample_subjects: Type.Array(Type.String(), { maxItems: 25, description: 'up to 25 distinct raw subject names (a name used by several states, in any letter case, counts once with its bill counts summed, spelled as its most used form), by bill count descending', uniqueItems: true }),
 });
 const Params = Type.Object({ slug: Type.String({ description: 'topic slug' }) });
 
@@ -48,9 +48,11 @@ export async function topicRoutes(app: FastifyInstance) {
          (SELECT count(*)::int FROM subject_topics st JOIN subjects su ON su.subject_id = st.subject_id
           WHERE st.topic_id = t.topic_id AND NOT su.is_interface_label) AS raw_subjects_mapped,
          coalesce((SELECT array_agg(x.subject_name ORDER BY x.bill_count DESC, x.subject_name) FROM (
-           SELECT su.subject_name, su.bill_count FROM subject_topics st JOIN subjects su ON su.subject_id = st.subject_id
+           SELECT (array_agg(su.subject_name ORDER BY su.bill_count DESC, su.subject_name))[1] AS subject_name, sum(su.bill_count) AS bill_count
+           FROM subject_topics st JOIN subjects su ON su.subject_id = st.subject_id
            WHERE st.topic_id = t.topic_id AND NOT su.is_interface_label
-           ORDER BY su.bill_count DESC, su.subject_name LIMIT 25) x), '{}') AS sample_subjects
+           GROUP BY lower(su.subject_name)
+           ORDER BY 2 DESC, 1 LIMIT 25) x), '{}') AS sample_subjects
        FROM topics t WHERE t.slug = $1`, [slug])).rows[0];
     if (!row) throw notFound(`No topic '${slug}'; GET /v1/topics lists them.`);
     return row;

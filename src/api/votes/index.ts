@@ -21,7 +21,7 @@ const DETAILS_SQL = `SELECT v.people_id, p.name, coalesce(pa.party_name, p.party
     coalesce(vt.vote_name, 'Not Voting') AS vote
   FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
   LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
-  WHERE v.roll_call_id = $1 ORDER BY p.last_name, p.first_name, p.people_id`;
+  WHERE v.roll_call_id = $1 ORDER BY p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`;
 
 export async function voteRoutes(app: FastifyInstance) {
   app.get('/v1/votes/:roll_call_id', {

@@ -12,6 +12,36 @@ export interface SimulateOptions {
   states?: string[];
   onAction?: (r: ActionResult, n: number) => void;
   signal?: AbortSignal;
+  /** run even where the chosen states hold imported (real) data, which the simulator rewrites */
+  force?: boolean;
+}
+
+/** Refusal to rewrite imported data: the CLI prints the message and exits non-zero. */
+export class ImportedDataError extends Error {
+  constructor(readonly sources: { source: string; sessions: number }[]) {
+    super(
+      `refusing to simulate: the chosen states hold imported data (${sources.map((s) => `${s.sessions} session${s.sessions === 1 ? '' : 's'} from ${s.source}`).join(', ')}). ` +
+      'The simulator moves statuses, adds votes, texts and amendments on existing bills, so it would rewrite real records and send the made-up changes to every ' +
+      'stream, webhook and mirror consumer. Use a demo database (`lds seed`), pick --states holding only demo data, or pass --force.',
+    );
+    this.name = 'ImportedDataError';
+  }
+}
+
+/**
+ * Imported rows carry their source (legiscan, congress, openstates, ...); the demo corpus and the
+ * simulator's own rows say 'demo'. Sessions are few, so they are counted; a bill imported into a
+ * demo session (not something importers do) is caught by the EXISTS.
+ */
+async function importedSources(db: Pool, stateIds: number[] | null): Promise<{ source: string; sessions: number }[]> {
+  const { rows } = await db.query<{ source: string; sessions: number }>(
+    `SELECT source, count(*)::int AS sessions FROM sessions WHERE source <> 'demo' AND ($1::int[] IS NULL OR state_id = ANY ($1)) GROUP BY source
+     UNION ALL
+     SELECT 'bills', 0 WHERE EXISTS (SELECT 1 FROM bills WHERE source <> 'demo' AND ($1::int[] IS NULL OR state_id = ANY ($1)))
+     ORDER BY 1`,
+    [stateIds],
+  );
+  return rows;
 }
 
 export async function simulate(db: Pool, o: SimulateOptions): Promise<{ actions: number; changes: number }> {
@@ -22,6 +52,10 @@ export async function simulate(db: Pool, o: SimulateOptions): Promise<{ actions:
   }
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE $1::int[] IS NULL OR state_id = ANY ($1)', [stateIds]);
   if (rows[0].n === 0) throw new Error('no sessions for the chosen states: load data first (`lds seed` or an import)');
+  if (!o.force) {
+    const imported = await importedSources(db, stateIds);
+    if (imported.length > 0) throw new ImportedDataError(imported);
+  }
   const total = ACTIONS.reduce((s, a) => s + a[1], 0);
   const started = Date.now();
   let actions = 0;
