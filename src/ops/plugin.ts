@@ -34,6 +34,17 @@ async function lagSeconds(app: FastifyInstance): Promise<number> {
   return Math.max(0, rows[0]?.lag ?? 0);
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counters of open stream connections, summed into lds_stream_connections on scrape. The stream
+     * plugin is encapsulated (its decorations are invisible here), so it registers its hub's count
+     * in this root-level set instead.
+     */
+    streamConnectionSources: Set<() => number>;
+  }
+}
+
 function isLoopback(req: FastifyRequest): boolean {
   const ip = req.socket.remoteAddress ?? '';
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
@@ -41,6 +52,8 @@ function isLoopback(req: FastifyRequest): boolean {
 
 // fastify-plugin so the onResponse hook sees every route, not only the ones declared here.
 export const opsPlugin = fp(async function ops(app: FastifyInstance) {
+  app.decorate('streamConnectionSources', new Set<() => number>());
+
   // Callback style: an async hook would cost a promise on every response.
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
@@ -83,8 +96,9 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
       throw new ApiError('not_found');
     }
     await collectDatabaseGauges(app).catch((err) => req.log.warn({ err }, 'metrics: database gauges unavailable'));
-    const hub = (app as unknown as { streamHub?: { size?: number | (() => number) } }).streamHub;
-    if (hub?.size !== undefined) streamConnections.set(typeof hub.size === 'function' ? hub.size() : hub.size);
+    let open = 0;
+    for (const count of app.streamConnectionSources) open += count();
+    streamConnections.set(open);
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 });
