@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
@@ -19,6 +20,7 @@ import { webhooksPlugin } from './webhooks/plugin.js';
 import { mirrorPlugin } from './mirror/plugin.js';
 import { dashboardPlugin } from './dashboard.js';
 import { opsPlugin } from './ops/plugin.js';
+import { closeRedis, createRedis } from './ops/redis.js';
 
 export interface AppDeps {
   /** primary pool: writes and read-your-writes */
@@ -28,8 +30,9 @@ export interface AppDeps {
   logger?: Logger | false;
   /** the bus the stream hub subscribes to; the in-process bus when absent */
   bus?: Bus;
-  /** ioredis client when REDIS_URL is set */
-  redis?: unknown;
+  /** the process's ioredis client when REDIS_URL is set (limits and readiness share it); created
+   * here from config.redisUrl when the caller passes none */
+  redis?: Redis;
   clock?: () => Date;
   /** connection string of the primary (the stream listener needs its own connection) */
   databaseUrl?: string;
@@ -70,6 +73,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false, useDefaults: true },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // One Redis client per app: the caller's (server.ts makes one per process), else our own.
+  if (!deps.redis && config.redisUrl) {
+    const own = createRedis(config.redisUrl, app.log);
+    deps = { ...deps, redis: own };
+    app.addHook('onClose', async () => closeRedis(own));
+  }
 
   app.decorate('config', config);
   app.decorate('db', deps.db);

@@ -14,6 +14,7 @@ import { findKey, type KeyLookup } from '../keys/store.js';
 import type { Queryable } from '../db/pool.js';
 import { ApiError } from './errors.js';
 import { period, type Limiter, type LimitOutcome } from './limits.js';
+import { RedisDownError } from '../ops/redis.js';
 
 /** Bounds the cache (and the memory a flood of random keys can take); cleared when full. */
 const MAX_CACHE_ENTRIES = 50_000;
@@ -95,8 +96,14 @@ function limitError(key: KeyLookup, out: LimitOutcome, now: Date, end: Date): Ap
 
 /** The key store or the counters could not be reached: fail closed, but as a retryable 503 rather
  * than an opaque 500 (logged with the cause). */
+let lastDownLog = 0;
 function unavailable(req: FastifyRequest, err: unknown): ApiError {
-  req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
+  // A known Redis outage fails every keyed request at once: log it every few seconds, not per request.
+  if (!(err instanceof RedisDownError)) req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
+  else if (Date.now() - lastDownLog > 5000) {
+    lastDownLog = Date.now();
+    req.log.error({ request_id: req.id }, 'limit counters unavailable: Redis is down; keyed requests answer 503');
+  }
   return new ApiError('service_unavailable', 'The key check is temporarily unavailable; retry shortly.', {}, { 'Retry-After': 1 });
 }
 

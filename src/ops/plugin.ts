@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { ErrorSchema } from '../http/schemas.js';
+import { redisLink } from './redis.js';
 import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, streamConnections } from './metrics.js';
 
 const ReadySchema = Type.Object({
@@ -72,11 +73,12 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
       response: { 200: ReadySchema, 503: ErrorSchema },
     },
   }, async (_req, reply) => {
-    const redis = app.deps.redis as { ping(): Promise<string> } | undefined;
+    const redis = app.deps.redis;
     const [database, lag, redisOk] = await Promise.all([
       withTimeout(app.db.query('SELECT 1')).then(() => true, () => false),
       withTimeout(lagSeconds(app)).catch(() => null),
-      redis ? withTimeout(redis.ping()).then(() => true, () => false) : Promise.resolve(null),
+      // Known down: no ping queued behind the reconnection; otherwise a real round trip.
+      !redis ? Promise.resolve(null) : redisLink(redis).down ? Promise.resolve(false) : withTimeout(redis.ping()).then(() => true, () => false),
     ]);
     const bus = app.deps.bus ? app.deps.bus.healthy() : true;
     const ready = database && bus && redisOk !== false;
