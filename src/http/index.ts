@@ -7,6 +7,7 @@ import cors from '@fastify/cors';
 import compress from '@fastify/compress';
 import { authHook, KeyCache } from './auth.js';
 import { etagOnSend } from './cache.js';
+import { refuseControlCharacters } from './control.js';
 import { docsPlugin } from './docs.js';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limits.js';
 
@@ -48,6 +49,7 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
   });
 
   app.addHook('onRequest', authHook(app, keys, limiter));
+  app.addHook('preValidation', refuseControlCharacters);
   // Before compression, so the ETag is computed over the JSON text.
   app.addHook('onSend', etagOnSend);
   await app.register(compress, {
