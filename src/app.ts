@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
 import type { Bus } from './bus/types.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
 import { apiPlugin } from './api/index.js';
@@ -55,12 +56,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     genReqId: () => randomUUID(),
     frameworkErrors,
+    clientErrorHandler: clientErrorHandler(() => config.publicBaseUrl),
     bodyLimit: config.bodyLimit,
     // Slow-client protection that does not cut the long-lived stream: a request's headers must
-    // arrive within HEADERS_TIMEOUT_MS (checked every second, not Node's default 30 s), but
-    // requestTimeout stays 0 because /v1/stream and WebSocket responses live for minutes.
+    // arrive within HEADERS_TIMEOUT_MS and the whole request, body included, within
+    // REQUEST_TIMEOUT_MS (checked every second), else 408 and the connection is closed. Node
+    // bounds only the receipt of the request, not the response, so /v1/stream and WebSocket
+    // responses still live for minutes (their request is complete as soon as its headers are).
     serverFactory: (handler) => {
-      const server = http.createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: 0, connectionsCheckingInterval: 1000 }, handler);
+      const requestTimeout = Math.max(config.requestTimeoutMs, config.headersTimeoutMs);
+      const server = http.createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout, connectionsCheckingInterval: 1000 }, handler);
       server.keepAliveTimeout = 72_000;
       return server;
     },

@@ -124,9 +124,16 @@ export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter)
     else settle(out);
   }
 
+  // A 401 closes the connection once it is sent: an unauthenticated client gets no keep-alive
+  // socket to hold, and a body it is still trickling is not waited for.
+  function refuse(reply: FastifyReply, err: ApiError, done: HookHandlerDoneFunction) {
+    reply.header('Connection', 'close');
+    done(err);
+  }
+
   function checked(req: FastifyRequest, reply: FastifyReply, key: KeyLookup | null, done: HookHandlerDoneFunction) {
-    if (!key) return done(new ApiError('invalid_api_key'));
-    if (key.revoked) return done(new ApiError('revoked_api_key'));
+    if (!key) return refuse(reply, new ApiError('invalid_api_key'), done);
+    if (key.revoked) return refuse(reply, new ApiError('revoked_api_key'), done);
     limit(req, reply, key, done);
   }
 
@@ -137,10 +144,10 @@ export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter)
     const raw = Array.isArray(header) ? header[0] : header;
     if (raw === undefined || raw === '') {
       if (req.routeOptions.config?.public === true) return done();
-      return done(new ApiError('unauthorized', 'Send your key in the X-API-Key header (Authorization: Bearer and ?api_key= are not read).'));
+      return refuse(reply, new ApiError('unauthorized', 'Send your key in the X-API-Key header (Authorization: Bearer and ?api_key= are not read).'), done);
     }
     // A key sent to a public route is checked and counted like anywhere else.
-    if (raw.length > MAX_KEY_LENGTH) return done(new ApiError('invalid_api_key'));
+    if (raw.length > MAX_KEY_LENGTH) return refuse(reply, new ApiError('invalid_api_key'), done);
     const cached = keys.peek(raw);
     if (cached !== undefined) return checked(req, reply, cached, done);
     keys.lookup(raw).then((key) => checked(req, reply, key, done), (err: unknown) => done(unavailable(req, err)));

@@ -26,7 +26,9 @@ Authentication: send your key in the \`X-API-Key\` header (Bearer tokens and \`?
 
 Limits: a burst limit per key (default 10 requests per second, a fixed one-second window aligned to the clock) and a monthly cap per UTC calendar month. Every request that passes authentication counts, including those the endpoint answers with 4xx; 429 answers do not count. Every authenticated response carries X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset and X-Request-Id.
 
-Paging: \`limit\` out of range is clamped, never rejected; \`offset\` above 100,000 is refused with bad_request (narrow the filters instead). Errors: see /docs/errors.`;
+Paging: \`limit\` out of range is clamped, never rejected; \`offset\` above 100,000 is refused with bad_request (narrow the filters instead). Errors: see /docs/errors.
+
+Input and connections: control characters (U+0000–U+001F, U+007F–U+009F) in any query parameter, path parameter or JSON body string answer 400 bad_request naming the parameter in \`error.field\`. Any endpoint may answer 408 request_timeout (then the connection is closed) when the whole request, headers and body, is not received within the server's request timeout (30 s by default). A 401 closes the connection.`;
 
 function decorate(doc: Doc): Doc {
   doc.components ??= {};
