@@ -109,7 +109,7 @@ describe('Redis outage', () => {
     ]);
     expect(settled).toBe('refused');
 
-    // Not timed in an assertion; printed for the record (see README, "Redis outage").
+    // Not timed in an assertion (timings vary with the machine); printed for the record.
     const times: number[] = [];
     for (let i = 0; i < 50; i++) {
       const started = performance.now();
