@@ -5,10 +5,12 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
 import type { Bus } from './bus/types.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
 import { unknownParamsPlugin } from './http/unknown-params.js';
@@ -20,6 +22,7 @@ import { webhooksPlugin } from './webhooks/plugin.js';
 import { mirrorPlugin } from './mirror/plugin.js';
 import { dashboardPlugin } from './dashboard.js';
 import { opsPlugin } from './ops/plugin.js';
+import { closeRedis, createRedis } from './ops/redis.js';
 
 export interface AppDeps {
   /** primary pool: writes and read-your-writes */
@@ -29,8 +32,9 @@ export interface AppDeps {
   logger?: Logger | false;
   /** the bus the stream hub subscribes to; the in-process bus when absent */
   bus?: Bus;
-  /** ioredis client when REDIS_URL is set */
-  redis?: unknown;
+  /** the process's ioredis client when REDIS_URL is set (limits and readiness share it); created
+   * here from config.redisUrl when the caller passes none */
+  redis?: Redis;
   clock?: () => Date;
   /** connection string of the primary (the stream listener needs its own connection) */
   databaseUrl?: string;
@@ -53,12 +57,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     genReqId: () => randomUUID(),
     frameworkErrors,
+    clientErrorHandler: clientErrorHandler(() => config.publicBaseUrl),
     bodyLimit: config.bodyLimit,
     // Slow-client protection that does not cut the long-lived stream: a request's headers must
-    // arrive within HEADERS_TIMEOUT_MS (checked every second, not Node's default 30 s), but
-    // requestTimeout stays 0 because /v1/stream and WebSocket responses live for minutes.
+    // arrive within HEADERS_TIMEOUT_MS and the whole request, body included, within
+    // REQUEST_TIMEOUT_MS (checked every second), else 408 and the connection is closed. Node
+    // bounds only the receipt of the request, not the response, so /v1/stream and WebSocket
+    // responses still live for minutes (their request is complete as soon as its headers are).
     serverFactory: (handler) => {
-      const server = http.createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout: 0, connectionsCheckingInterval: 1000 }, handler);
+      const requestTimeout = Math.max(config.requestTimeoutMs, config.headersTimeoutMs);
+      const server = http.createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout, connectionsCheckingInterval: 1000 }, handler);
       server.keepAliveTimeout = 72_000;
       return server;
     },
@@ -71,6 +79,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false, useDefaults: true },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // One Redis client per app: the caller's (server.ts makes one per process), else our own.
+  if (!deps.redis && config.redisUrl) {
+    const own = createRedis(config.redisUrl, app.log);
+    deps = { ...deps, redis: own };
+    app.addHook('onClose', async () => closeRedis(own));
+  }
 
   app.decorate('config', config);
   app.decorate('db', deps.db);

@@ -86,6 +86,7 @@ export const SETTINGS = {
   logLevel: setting('LOG_LEVEL', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info', 'pino log level'),
   roles: setting('LDS_ROLES', csv(/^(api|stream|relay|dispatcher|worker)$/, 'roles (api, stream, relay, dispatcher, worker)'), [...ROLES], 'Roles this process runs (also `lds serve --role`)'),
   headersTimeoutMs: setting('HEADERS_TIMEOUT_MS', int(500, 120000), 10000, 'Time a client has to send a request\'s headers before the connection is closed (slow-client protection)'),
+  requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', int(1000, 600000), 30000, 'Time a client has to send a whole request, headers and body, before it gets 408 and the connection is closed; streams are not cut (their request has no body)'),
   bodyLimit: setting('BODY_LIMIT_BYTES', int(1024, 10 * 1024 * 1024), 64 * 1024, 'Largest request body accepted'),
   defaultBurst: setting('DEFAULT_BURST_LIMIT', int(1, 100000), 10, 'Requests per second per key unless the key overrides it'),
   keyCacheMs: setting('KEY_CACHE_MS', int(0, 60000), 2000, 'How long a key lookup is cached; bounds how late a revocation takes effect'),

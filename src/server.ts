@@ -19,6 +19,7 @@ import { startDispatcher } from './webhooks/dispatcher.js';
 import { startDeliveryWorker } from './webhooks/worker.js';
 import { seed } from './ingest/seed.js';
 import type { Bus } from './bus/types.js';
+import { closeRedis, createRedis } from './ops/redis.js';
 
 export interface RunningServer {
   app?: FastifyInstance;
@@ -62,6 +63,9 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
     const demoKey = opts.demo || config.demo ? await ensureDemo(config, db, log) : undefined;
     const bus = await createBus(config, log, { namespace: config.natsNamespace });
     stops.push(() => bus.close());
+    // One Redis client for the process (limits and readiness), like the bus.
+    const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
+    if (redis) stops.push(() => closeRedis(redis));
 
     const ctx: BackgroundContext = { config, db: db.pool, dbRead: db.readPool, databaseUrl: db.url, bus, log };
     const starters: [Role, (c: BackgroundContext) => Promise<Background>][] = [
@@ -80,7 +84,7 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
     let app: FastifyInstance | undefined;
     let url: string | undefined;
     if (roles.has('api') || roles.has('stream')) {
-      app = await buildApp(config, { db: db.pool, dbRead: db.readPool, logger: log, bus, databaseUrl: db.url });
+      app = await buildApp(config, { db: db.pool, dbRead: db.readPool, logger: log, bus, redis, databaseUrl: db.url });
       url = await app.listen({ port: config.port, host: config.host });
       const listening = app;
       stops.push(() => listening.close());

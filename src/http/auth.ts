@@ -14,6 +14,7 @@ import { findKey, type KeyLookup } from '../keys/store.js';
 import type { Queryable } from '../db/pool.js';
 import { ApiError } from './errors.js';
 import { period, type Limiter, type LimitOutcome } from './limits.js';
+import { RedisDownError } from '../ops/redis.js';
 
 /** Bounds the cache (and the memory a flood of random keys can take); cleared when full. */
 const MAX_CACHE_ENTRIES = 50_000;
@@ -95,8 +96,14 @@ function limitError(key: KeyLookup, out: LimitOutcome, now: Date, end: Date): Ap
 
 /** The key store or the counters could not be reached: fail closed, but as a retryable 503 rather
  * than an opaque 500 (logged with the cause). */
+let lastDownLog = 0;
 function unavailable(req: FastifyRequest, err: unknown): ApiError {
-  req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
+  // A known Redis outage fails every keyed request at once: log it every few seconds, not per request.
+  if (!(err instanceof RedisDownError)) req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
+  else if (Date.now() - lastDownLog > 5000) {
+    lastDownLog = Date.now();
+    req.log.error({ request_id: req.id }, 'limit counters unavailable: Redis is down; keyed requests answer 503');
+  }
   return new ApiError('service_unavailable', 'The key check is temporarily unavailable; retry shortly.', {}, { 'Retry-After': 1 });
 }
 
@@ -117,9 +124,16 @@ export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter)
     else settle(out);
   }
 
+  // A 401 closes the connection once it is sent: an unauthenticated client gets no keep-alive
+  // socket to hold, and a body it is still trickling is not waited for.
+  function refuse(reply: FastifyReply, err: ApiError, done: HookHandlerDoneFunction) {
+    reply.header('Connection', 'close');
+    done(err);
+  }
+
   function checked(req: FastifyRequest, reply: FastifyReply, key: KeyLookup | null, done: HookHandlerDoneFunction) {
-    if (!key) return done(new ApiError('invalid_api_key'));
-    if (key.revoked) return done(new ApiError('revoked_api_key'));
+    if (!key) return refuse(reply, new ApiError('invalid_api_key'), done);
+    if (key.revoked) return refuse(reply, new ApiError('revoked_api_key'), done);
     limit(req, reply, key, done);
   }
 
@@ -130,10 +144,10 @@ export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter)
     const raw = Array.isArray(header) ? header[0] : header;
     if (raw === undefined || raw === '') {
       if (req.routeOptions.config?.public === true) return done();
-      return done(new ApiError('unauthorized', 'Send your key in the X-API-Key header (Authorization: Bearer and ?api_key= are not read).'));
+      return refuse(reply, new ApiError('unauthorized', 'Send your key in the X-API-Key header (Authorization: Bearer and ?api_key= are not read).'), done);
     }
     // A key sent to a public route is checked and counted like anywhere else.
-    if (raw.length > MAX_KEY_LENGTH) return done(new ApiError('invalid_api_key'));
+    if (raw.length > MAX_KEY_LENGTH) return refuse(reply, new ApiError('invalid_api_key'), done);
     const cached = keys.peek(raw);
     if (cached !== undefined) return checked(req, reply, cached, done);
     keys.lookup(raw).then((key) => checked(req, reply, key, done), (err: unknown) => done(unavailable(req, err)));

@@ -30,6 +30,8 @@ Paging: \`limit\` out of range is clamped, never rejected; \`offset\` above 100,
 
 Parameters: query parameter names are exact. A parameter an endpoint does not list is refused with 400 bad_request naming it and the accepted ones (\`field\` holds the unknown name), never silently ignored.
 
+Input and connections: control characters (U+0000–U+001F, U+007F–U+009F) in any query parameter, path parameter or JSON body string answer 400 bad_request naming the parameter in \`error.field\`. Any endpoint may answer 408 request_timeout (then the connection is closed) when the whole request, headers and body, is not received within the server's request timeout (30 s by default). A 401 closes the connection.
+
 Answers every path can give besides those listed per operation: 405 method_not_allowed for a method the path does not take (the Allow header lists those it does); 413 payload_too_large for a request body over the limit; 415 unsupported_media_type for a body that is not JSON (Content-Type: application/json); all with the error envelope. Errors: see /docs/errors.`;
 
 function decorate(doc: Doc): Doc {

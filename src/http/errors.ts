@@ -14,6 +14,7 @@ export const ERROR_CATALOGUE = {
   subscription_inactive: { status: 409, message: 'The addressed subscription is not active.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
   unsupported_media_type: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
+  request_timeout: { status: 408, message: 'The request was not received in time.' },
   rate_limit_exceeded: { status: 429, message: 'Rate limit exceeded; honour Retry-After.' },
   subscription_limit: { status: 429, message: 'This key already holds 25 active subscriptions.' },
   internal_error: { status: 500, message: 'Internal server error.' },

@@ -5,9 +5,9 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import compress from '@fastify/compress';
-import { Redis } from 'ioredis';
 import { authHook, KeyCache } from './auth.js';
 import { etagOnSend } from './cache.js';
+import { refuseControlCharacters } from './control.js';
 import { docsPlugin } from './docs.js';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limits.js';
 
@@ -33,13 +33,9 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
     strictPreflight: false,
   });
 
-  let ownRedis: Redis | undefined;
-  let redis = app.deps.redis as Redis | undefined;
-  if (!redis && app.config.redisUrl) {
-    ownRedis = new Redis(app.config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
-    ownRedis.on('error', (err) => app.log.warn({ err: err.message }, 'redis error'));
-    redis = ownRedis;
-  }
+  // The process's Redis client comes from the composition root (app.ts / server.ts), shared with
+  // readiness; it is never created here.
+  const redis = app.deps.redis;
   const limiter: Limiter = redis ? new RedisLimiter(app.db, redis) : new MemoryLimiter(app.db);
   const keys = new KeyCache(app.db, app.config.keyCacheMs);
   app.decorate('limiter', limiter);
@@ -50,10 +46,10 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
   app.addHook('onClose', async () => {
     clearInterval(timer);
     await limiter.close().catch((err) => app.log.warn({ err }, 'usage flush on close failed'));
-    if (ownRedis) await ownRedis.quit().catch(() => ownRedis?.disconnect());
   });
 
   app.addHook('onRequest', authHook(app, keys, limiter));
+  app.addHook('preValidation', refuseControlCharacters);
   // Before compression, so the ETag is computed over the JSON text.
   app.addHook('onSend', etagOnSend);
   await app.register(compress, {

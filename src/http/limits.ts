@@ -11,6 +11,7 @@
 // PostgreSQL the first time it sees a key in a period.
 import type { Redis } from 'ioredis';
 import type { Queryable } from '../db/pool.js';
+import { RedisDownError, redisLink, type RedisLink } from '../ops/redis.js';
 
 export interface LimitKey {
   api_key_id: string;
@@ -222,12 +223,14 @@ export class RedisLimiter implements Limiter {
   private redis: RedisWithHit;
   private batches = new Map<string, Batch>();
   private scheduled = false;
+  private link: RedisLink;
   constructor(
     db: Queryable,
     redis: Redis,
     private prefix = 'lds:rl',
   ) {
     this.ledger = new UsageLedger(db);
+    this.link = redisLink(redis);
     if (!(redis as unknown as Partial<RedisWithHit>).ldsHitN) redis.defineCommand('ldsHitN', { numberOfKeys: 2, lua: HIT_SCRIPT });
     this.redis = redis as unknown as RedisWithHit;
   }
@@ -240,6 +243,9 @@ export class RedisLimiter implements Limiter {
   }
 
   hit(key: LimitKey, now: Date): Promise<LimitOutcome> {
+    // While Redis is known down nothing is queued behind the reconnection: the request fails now
+    // (503 from the auth hook) instead of after ioredis's retries.
+    if (this.link.down) return Promise.reject(new RedisDownError());
     const k = this.keys(key.api_key_id, now);
     // Limits are part of the batch identity: a key whose limits changed is never mixed with its old self.
     const id = `${k.burst}|${key.burst_limit}|${key.monthly_cap}`;
@@ -284,6 +290,7 @@ export class RedisLimiter implements Limiter {
   }
 
   async used(key: LimitKey, now: Date): Promise<number> {
+    if (this.link.down) throw new RedisDownError();
     const k = this.keys(key.api_key_id, now);
     const v = await this.redis.get(k.month);
     return v === null ? this.ledger.seed(key.api_key_id, k.start) : Number(v);

@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.js';
 import { ErrorSchema } from '../http/schemas.js';
+import { redisLink } from './redis.js';
 import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, streamConnections } from './metrics.js';
 
 const ReadySchema = Type.Object({
@@ -34,6 +35,17 @@ async function lagSeconds(app: FastifyInstance): Promise<number> {
   return Math.max(0, rows[0]?.lag ?? 0);
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counters of open stream connections, summed into lds_stream_connections on scrape. The stream
+     * plugin is encapsulated (its decorations are invisible here), so it registers its hub's count
+     * in this root-level set instead.
+     */
+    streamConnectionSources: Set<() => number>;
+  }
+}
+
 function isLoopback(req: FastifyRequest): boolean {
   const ip = req.socket.remoteAddress ?? '';
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
@@ -41,6 +53,8 @@ function isLoopback(req: FastifyRequest): boolean {
 
 // fastify-plugin so the onResponse hook sees every route, not only the ones declared here.
 export const opsPlugin = fp(async function ops(app: FastifyInstance) {
+  app.decorate('streamConnectionSources', new Set<() => number>());
+
   // Callback style: an async hook would cost a promise on every response.
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
@@ -59,11 +73,12 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
       response: { 200: ReadySchema, 503: ErrorSchema },
     },
   }, async (_req, reply) => {
-    const redis = app.deps.redis as { ping(): Promise<string> } | undefined;
+    const redis = app.deps.redis;
     const [database, lag, redisOk] = await Promise.all([
       withTimeout(app.db.query('SELECT 1')).then(() => true, () => false),
       withTimeout(lagSeconds(app)).catch(() => null),
-      redis ? withTimeout(redis.ping()).then(() => true, () => false) : Promise.resolve(null),
+      // Known down: no ping queued behind the reconnection; otherwise a real round trip.
+      !redis ? Promise.resolve(null) : redisLink(redis).down ? Promise.resolve(false) : withTimeout(redis.ping()).then(() => true, () => false),
     ]);
     const bus = app.deps.bus ? app.deps.bus.healthy() : true;
     const ready = database && bus && redisOk !== false;
@@ -83,8 +98,9 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
       throw new ApiError('not_found');
     }
     await collectDatabaseGauges(app).catch((err) => req.log.warn({ err }, 'metrics: database gauges unavailable'));
-    const hub = (app as unknown as { streamHub?: { size?: number | (() => number) } }).streamHub;
-    if (hub?.size !== undefined) streamConnections.set(typeof hub.size === 'function' ? hub.size() : hub.size);
+    let open = 0;
+    for (const count of app.streamConnectionSources) open += count();
+    streamConnections.set(open);
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 });

@@ -31,6 +31,12 @@ export async function streamPlugin(app: FastifyInstance) {
   });
   await hub.init();
   app.decorate('streamHub', hub);
+  // lds_stream_connections (the stream autoscaler's signal) is read by the ops plugin at the root.
+  const count = () => hub.size;
+  app.streamConnectionSources.add(count);
+  app.addHook('onClose', async () => {
+    app.streamConnectionSources.delete(count);
+  });
 
   // Sockets handed over by an HTTP upgrade leave the HTTP server's bookkeeping: neither
   // closeAllConnections() nor the idle sweep sees them, yet server.close() waits for them. A refused

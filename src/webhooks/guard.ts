@@ -13,16 +13,28 @@ export const systemResolver: Resolver = async (host) => (await dns.promises.look
 
 const BLOCKED_NAMES = [/^localhost\.?$/i, /\.localhost\.?$/i, /^metadata\.google\.internal\.?$/i, /\.internal\.?$/i, /\.local\.?$/i];
 
+/** IPv6 global unicast: the only IPv6 block a subscriber may be in. */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+/** IPv4-compatible IPv6 (deprecated by RFC 4291): [::127.0.0.1] is stored as [::7f00:1]. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
 /**
  * Why an address is refused, or undefined for a public unicast address. ipaddr.js classifies every
  * special-purpose block (loopback, private, link-local incl. 169.254.169.254, CGNAT, 0/8, 198.18/15,
  * multicast, reserved, unique-local); only plain `unicast` passes. IPv4-mapped IPv6 is judged by
- * its IPv4 address; the other IPv4-in-IPv6 forms (NAT64, 6to4, Teredo) are refused outright.
+ * its IPv4 address; every other form that embeds an IPv4 address is refused outright: NAT64
+ * (64:ff9b::/96, 64:ff9b:1::/48), 6to4, Teredo, SIIT (::ffff:0:0:0/96) and IPv4-compatible ::/96,
+ * which ipaddr.js calls plain unicast. IPv6 is allowed inside global unicast 2000::/3 only, so a
+ * block ipaddr.js does not know of outside it cannot slip through either.
  */
 export function blockedAddressReason(address: string): string | undefined {
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    addr = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+    let text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+    // ipaddr.js reads any `::a.b.c.d` as IPv4-mapped (::ffff:a.b.c.d), but ::127.0.0.1 is the
+    // IPv4-compatible ::7f00:1: let the WHATWG URL parser write IPv6 with a dotted tail canonically.
+    if (text.includes(':') && text.includes('.')) text = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+    addr = ipaddr.parse(text);
   } catch {
     return 'is not an IP address';
   }
@@ -31,7 +43,25 @@ export function blockedAddressReason(address: string): string | undefined {
     return inner ? `is an IPv4-mapped address that ${inner.replace(/^is /, 'is ')}` : undefined;
   }
   const range = addr.range();
-  return range === 'unicast' ? undefined : `is a ${range} address`;
+  if (range !== 'unicast') return `is a ${range} address`;
+  if (addr.kind() === 'ipv6') {
+    const v6 = addr as ipaddr.IPv6;
+    if (v6.match(IPV4_COMPATIBLE)) return 'is an IPv4-compatible address (::/96)';
+    if (!v6.match(GLOBAL_UNICAST_V6)) return 'is outside IPv6 global unicast (2000::/3)';
+  }
+  return undefined;
+}
+
+/**
+ * Webhook port policy: the scheme's default, 80, 443 or an unprivileged port (1024 and up). Ports
+ * below 1024 belong to system services (SSH 22, SMTP 25, DNS 53, LDAP 389, ...) that a subscriber URL
+ * has no business reaching, even on a public host. Allow-listed hosts are exempt.
+ */
+export function blockedPortReason(url: URL): string | undefined {
+  if (url.port === '') return undefined;
+  const port = Number(url.port);
+  if (port === 80 || port === 443 || port >= 1024) return undefined;
+  return `webhook_url port ${port} is not allowed; use 443, 80 or a port from 1024 up.`;
 }
 
 export function isBlockedName(host: string): boolean {
@@ -71,6 +101,8 @@ export async function checkWebhookUrl(raw: unknown, allowed: readonly string[], 
   if (url.protocol !== 'https:' && !(allowedHost && url.protocol === 'http:')) throw new GuardError('webhook_url must use https://.');
   if (url.hash) throw new GuardError('webhook_url must not contain a fragment.');
   if (allowedHost) return url;
+  const badPort = blockedPortReason(url);
+  if (badPort) throw new GuardError(badPort);
   await checkHost(url.hostname, resolve);
   return url;
 }

@@ -1,0 +1,86 @@
+// The process's one Redis client (rate-limit counters shared by replicas), created at the process
+// root like the bus and handed to the limiter and to readiness, so /v1/ready reports the Redis the
+// requests actually use.
+//
+// Outages: ioredis queues commands while it reconnects and retries each one, so a request made while
+// Redis is down used to wait 1.5–2.9 s before its 503. The link below remembers that Redis is known
+// to be down (a connection error or a lost connection, until the next `ready`), and callers ask it
+// before sending anything: while down, keyed requests fail at once. ioredis keeps reconnecting in
+// the background (every second at most), and the first `ready` ends the outage by itself.
+import { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+
+/** Longest pause between reconnection attempts: bounds how late a recovered Redis is noticed. */
+const MAX_RECONNECT_DELAY_MS = 1000;
+/** How often a continuing outage is logged (ioredis emits an error per reconnection attempt). */
+const LOG_EVERY_MS = 10_000;
+
+export class RedisDownError extends Error {
+  constructor() {
+    super('Redis is unreachable');
+    this.name = 'RedisDownError';
+  }
+}
+
+/** Known-down state of a client, kept from its connection events. */
+export class RedisLink {
+  private knownDown: boolean;
+
+  constructor(readonly client: Redis) {
+    // A client that has not connected yet is not known to be down: its first commands wait in the
+    // offline queue for the first connection, as at any start.
+    this.knownDown = client.status === 'reconnecting' || client.status === 'close' || client.status === 'end';
+    client.on('ready', () => (this.knownDown = false));
+    client.on('error', () => (this.knownDown = client.status !== 'ready'));
+    client.on('close', () => (this.knownDown = true));
+  }
+
+  /** True from a connection failure or loss until the connection is ready again. */
+  get down(): boolean {
+    return this.knownDown;
+  }
+}
+
+const links = new WeakMap<Redis, RedisLink>();
+
+/** The link of a client (tracking starts on first use for a client not made by createRedis). */
+export function redisLink(client: Redis): RedisLink {
+  let link = links.get(client);
+  if (!link) {
+    link = new RedisLink(client);
+    links.set(client, link);
+  }
+  return link;
+}
+
+export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): Redis {
+  const client = new Redis(url, {
+    // One retry of a command caught by a connection loss; commands are not sent at all while the
+    // link is known down (see RedisLink).
+    maxRetriesPerRequest: 1,
+    enableAutoPipelining: true,
+    retryStrategy: (times) => Math.min(times * 50, MAX_RECONNECT_DELAY_MS),
+  });
+  redisLink(client);
+  let lastLog = 0;
+  let outage = false;
+  client.on('error', (err: Error) => {
+    const now = Date.now();
+    if (now - lastLog < LOG_EVERY_MS) return;
+    lastLog = now;
+    log.warn({ err: err.message }, 'redis unreachable; keyed requests answer 503 until it returns');
+    outage = true;
+  });
+  client.on('ready', () => {
+    if (outage) log.info('redis reachable again');
+    outage = false;
+    lastLog = 0;
+  });
+  return client;
+}
+
+/** Closes a client: QUIT when connected, otherwise drop the connection attempts. */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+  else client.disconnect();
+}
