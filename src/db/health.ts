@@ -99,3 +99,29 @@ export function databaseStatus(pool: pg.Pool): DatabaseStatus {
   if (!s) statuses.set(pool, (s = new DatabaseStatus(pool)));
   return s;
 }
+
+interface RetryLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+/**
+ * Logging for work that retries on its own (relay, dispatcher, workers): the first failure is a
+ * warning, repeats are debug until a success, which is logged once with the count. A database
+ * outage then costs one warning per component, not one per retry.
+ */
+export function retryLog(log: RetryLogger, msg: string) {
+  let failures = 0;
+  return {
+    failed(err: unknown, extra: object = {}): void {
+      if (failures++ === 0) log.warn({ err, ...extra }, msg);
+      else log.debug({ err, ...extra }, msg);
+    },
+    ok(): void {
+      if (failures === 0) return;
+      log.info({ failures }, `${msg}: recovered`);
+      failures = 0;
+    },
+  };
+}

@@ -102,9 +102,9 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
   app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const apiErr = fromFastifyError(err);
     if (apiErr.message === DATABASE_DOWN_MESSAGE && !(err instanceof ApiError)) {
-      // An outage fails every request the same way: one line each, no stack; the pool's status
-      // logs the outage itself once and tells open streams.
-      req.log.warn({ request_id: req.id, reason: err.message }, 'database unavailable');
+      // An outage fails every request the same way: no stack, no error line per request (the
+      // access log has the 503s); the pool's status logs the outage once and tells open streams.
+      req.log.debug({ request_id: req.id, reason: err.message }, 'database unavailable');
       databaseStatus(app.db).failed(err);
     } else if (apiErr.status >= 500 && !(err instanceof ApiError)) req.log.error({ err, request_id: req.id }, 'unhandled error');
     for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);

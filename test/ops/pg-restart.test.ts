@@ -15,6 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { recordChanges, type ReasonName } from '../../src/changes/record.js';
 import { controlEmbedded, startEmbedded, type EmbeddedHandle } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -125,6 +126,45 @@ class StreamClient {
   }
 }
 
+/** The same over WebSocket: resume with last_event_id after any close or refusal. */
+class WsClient {
+  readonly ids: string[] = [];
+  errors = 0;
+  refused = 0;
+  reconnects = 0;
+  private ws?: { close(): void; terminate(): void };
+  private stopped = false;
+  constructor(private readonly url: string, private readonly key: string, private last: string) {}
+  start() {
+    if (this.stopped) return;
+    const ws = new WebSocket(`${this.url.replace('http', 'ws')}/v1/stream/ws?last_event_id=${encodeURIComponent(this.last)}`, { headers: { 'x-api-key': this.key } });
+    this.ws = ws;
+    ws.on('message', (raw: Buffer) => {
+      const m = JSON.parse(raw.toString()) as { type: string; id?: string; cursor?: string };
+      if (m.type === 'bill_change' && m.id) {
+        this.ids.push(m.id);
+        this.last = m.id;
+      } else if (m.type === 'rotate' && m.cursor) this.last = m.cursor;
+      else if (m.type === 'error') this.errors++;
+    });
+    ws.on('unexpected-response', (_req: unknown, res: http.IncomingMessage) => {
+      this.refused++;
+      res.resume();
+      ws.terminate();
+    });
+    ws.on('error', () => undefined);
+    ws.on('close', () => {
+      if (this.stopped) return;
+      this.reconnects++;
+      setTimeout(() => this.start(), 200);
+    });
+  }
+  stop() {
+    this.stopped = true;
+    this.ws?.terminate();
+  }
+}
+
 describe('PostgreSQL restarts under load', () => {
   let pg: EmbeddedHandle;
   let dataDir: string;
@@ -188,6 +228,8 @@ describe('PostgreSQL restarts under load', () => {
 
     const client = new StreamClient(server.url!, key, start.cursor);
     client.start();
+    const wsClient = new WsClient(server.url!, key, start.cursor);
+    wsClient.start();
 
     // The writer: the real writer path (recordChanges in the writer's transaction), retried while down.
     let writing = true;
@@ -237,12 +279,14 @@ describe('PostgreSQL restarts under load', () => {
       // Working again before the next restart: a change committed now reaches the stream client.
       const seen = client.ids.length;
       const committedNow = committed;
-      await until(`changes to flow before restart ${n + 1}`, () => committed > committedNow + 2 && client.ids.length > seen + 2);
-      const [errors, refused, down503] = [client.errors, client.refused, unavailable];
+      const wsSeen = wsClient.ids.length;
+      await until(`changes to flow before restart ${n + 1}`, () => committed > committedNow + 5 && client.ids.length > seen + 5 && wsClient.ids.length > wsSeen + 5);
+      const [errors, refused, wsErrors, wsRefused, down503] = [client.errors, client.refused, wsClient.errors, wsClient.refused, unavailable];
       await stopDb(mode);
       // While it is down: the API answers 503 and the open stream is told (or, reconnecting, refused).
       await until(`a 503 during outage ${n + 1}`, () => unavailable > down503, 30_000);
-      await until(`the stream to hear of outage ${n + 1}`, () => client.errors > errors || client.refused > refused, 30_000);
+      await until(`the SSE client to hear of outage ${n + 1}`, () => client.errors > errors || client.refused > refused, 30_000);
+      await until(`the WebSocket client to hear of outage ${n + 1}`, () => wsClient.errors > wsErrors || wsClient.refused > wsRefused, 30_000);
       await startDb();
     }
 
@@ -256,14 +300,16 @@ describe('PostgreSQL restarts under load', () => {
     );
     const expectedIds = rows.map((r) => r.id);
     const expectedEvents = rows.flatMap((r) => eventsForChange(r.reason, r.new_status).map((t) => `evt_${r.change_id}_${t}`));
-    await until('the stream client to have every change', () => client.ids.length >= expectedIds.length, 60_000).catch(() => undefined);
+    await until('the stream clients to have every change', () => client.ids.length >= expectedIds.length && wsClient.ids.length >= expectedIds.length, 60_000).catch(() => undefined);
     await until('the receiver to have every webhook event', () => expectedEvents.every((e) => received.has(e)), 90_000).catch(() => undefined);
     requesting = false;
     await requests;
     client.stop();
+    wsClient.stop();
 
+    if (process.env.PG_RESTART_LOG) await fs.writeFile(process.env.PG_RESTART_LOG, server.log.join('\n'));
     console.log(`pg-restart: ${RESTARTS} restarts; ${expectedIds.length} changes committed (${committed} acknowledged), ${expectedEvents.length} webhook events, ` +
-      `${received.size} received; stream errors ${client.errors}, reconnects ${client.reconnects}, refused ${client.refused}; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
+      `${received.size} received; SSE errors ${client.errors}, reconnects ${client.reconnects}, refused ${client.refused}; WebSocket errors ${wsClient.errors}, reconnects ${wsClient.reconnects}, refused ${wsClient.refused}; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
     expect(server.child.exitCode, server.log.slice(-40).join('\n')).toBeNull();
     // nothing crashed or escaped as a bug (outage lines are warnings; the key check logs its own)
     expect(server.log.filter((l) => /Unhandled|uncaught|"level":60|"msg":"unhandled error"/i.test(l))).toEqual([]);
@@ -272,7 +318,9 @@ describe('PostgreSQL restarts under load', () => {
     expect(unavailable).toBeGreaterThan(0);
     expect(client.errors).toBeGreaterThan(0);
     expect(expectedIds.length).toBeGreaterThan(RESTARTS * 3);
+    expect(wsClient.errors).toBeGreaterThan(0);
     expect(client.ids).toEqual(expectedIds); // every change, once, in order, across outages and reconnects
+    expect(wsClient.ids).toEqual(expectedIds);
     expect(expectedEvents.filter((e) => !received.has(e))).toEqual([]);
   }, 240_000);
 
