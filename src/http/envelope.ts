@@ -7,6 +7,7 @@ import { databaseStatus, isDatabaseUnavailable } from '../db/health.js';
 import type { KeyLookup } from '../keys/store.js';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, errorBody } from './errors.js';
 import { RouteTable } from './methods.js';
+import { ErrorSchema } from './schemas.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -122,7 +123,13 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
 
   const routes = new RouteTable();
   app.decorate('routeTable', routes);
-  app.addHook('onRoute', (route) => routes.add(route));
+  app.addHook('onRoute', (route) => {
+    routes.add(route);
+    // Every keyed route reads the key store (and its data) in PostgreSQL, so each can answer 503
+    // service_unavailable while the database is down or restarting: document it on all of them.
+    const response = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
+    if (response && response[401] !== undefined && response[503] === undefined) response[503] = ErrorSchema;
+  });
 
   // Unknown paths and wrong methods need no key and count against no limit: they touch no data.
   app.setNotFoundHandler(async (req, reply) => {
