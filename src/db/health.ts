@@ -78,7 +78,8 @@ export class DatabaseStatus extends EventEmitter {
   }
 
   private async check(): Promise<void> {
-    if (this.closed || !this.down) return;
+    // a pool that is being closed cannot answer again: stop probing it
+    if (this.closed || !this.down || (this.pool as { ending?: boolean }).ending) return;
     try {
       await this.pool.query('SELECT 1');
     } catch {
