@@ -13,6 +13,7 @@ import { MemoryBus } from '../../src/bus/memory.js';
 import { databaseStatus, isDatabaseUnavailable } from '../../src/db/health.js';
 import { createPool, withTransaction, type Pool } from '../../src/db/pool.js';
 import { createKey } from '../../src/keys/store.js';
+import { CompletionBatcher } from '../../src/webhooks/queue.js';
 import { testConfig } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { openStream, type RawStream } from '../realtime/sse-client.js';
@@ -118,6 +119,20 @@ describe('database outage', () => {
     expect(sse.text().includes('event: rotate')).toBe(false);
     sse.close();
     ws.terminate();
+  });
+
+  it('keeps a delivery outcome through a short outage instead of dropping it (which would send it again)', async () => {
+    const batcher = new CompletionBatcher(pool, 10, 1);
+    proxy.down();
+    const outcome = { status: 'delivered' as const, startedAt: new Date(), durationMs: 5, statusCode: 204, error: null, responseExcerpt: '', nextAttemptAt: null };
+    // no such delivery: once the database is back the statement runs and reports "claim not held"
+    const recorded = batcher.complete({ id: 987_654_321, attempts: 1, subscription_id: 1 }, outcome);
+    let settled = false;
+    void recorded.finally(() => (settled = true)).catch(() => undefined);
+    await until(() => batcher.stats.statements >= 3); // failed and retried while down
+    expect(settled).toBe(false);
+    proxy.up();
+    await expect(recorded).resolves.toBe(false);
   });
 
   it('documents the 503 on every keyed route', async () => {

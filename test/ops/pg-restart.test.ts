@@ -173,6 +173,7 @@ describe('PostgreSQL restarts under load', () => {
   let receiver: http.Server;
   let key: string;
   const received = new Set<string>(); // webhook payload ids (evt_<change>_<type>)
+  let posts = 0; // deliveries received, repeats included (at-least-once: a repeat is allowed)
   let env: NodeJS.ProcessEnv;
 
   const stopDb = (mode: 'fast' | 'immediate') => controlEmbedded(dataDir, { stop: mode }, silent);
@@ -191,6 +192,7 @@ describe('PostgreSQL restarts under load', () => {
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         received.add((JSON.parse(body) as { id: string }).id);
+        posts++;
         res.writeHead(204).end();
       });
     });
@@ -309,7 +311,7 @@ describe('PostgreSQL restarts under load', () => {
 
     if (process.env.PG_RESTART_LOG) await fs.writeFile(process.env.PG_RESTART_LOG, server.log.join('\n'));
     console.log(`pg-restart: ${RESTARTS} restarts; ${expectedIds.length} changes committed (${committed} acknowledged), ${expectedEvents.length} webhook events, ` +
-      `${received.size} received; SSE errors ${client.errors}, reconnects ${client.reconnects}, refused ${client.refused}; WebSocket errors ${wsClient.errors}, reconnects ${wsClient.reconnects}, refused ${wsClient.refused}; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
+      `${received.size} received (${posts - received.size} repeats); SSE errors ${client.errors}, reconnects ${client.reconnects}, refused ${client.refused}; WebSocket errors ${wsClient.errors}, reconnects ${wsClient.reconnects}, refused ${wsClient.refused}; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
     expect(server.child.exitCode, server.log.slice(-40).join('\n')).toBeNull();
     // nothing crashed or escaped as a bug (outage lines are warnings; the key check logs its own)
     expect(server.log.filter((l) => /Unhandled|uncaught|"level":60|"msg":"unhandled error"/i.test(l))).toEqual([]);
