@@ -80,6 +80,7 @@ export const SETTINGS = {
   dataDir: setting('DATA_DIR', str, './data', 'Directory of the embedded PostgreSQL cluster and other local state'),
   embeddedPgPort: setting('EMBEDDED_PG_PORT', int(0, 65535), 54329, 'Preferred port of the embedded PostgreSQL; another free port is used when it is taken (0 = any)'),
   dbPoolSize: setting('DB_POOL_SIZE', int(1, 200), 10, 'Connections in the PostgreSQL pool of each process'),
+  dbStartTimeoutMs: setting('DB_START_TIMEOUT_MS', int(0, 3600000), 60000, 'How long `lds serve` waits for an unreachable PostgreSQL at start before exiting (0 = fail at once)'),
   natsUrl: setting('NATS_URL', url('nats:', 'tls:', 'ws:', 'wss:'), undefined, 'NATS server (with JetStream) for the bus; unset = in-process bus'),
   natsNamespace: setting('NATS_NAMESPACE', { accepts: 'letters, digits, _ and -', parse: (raw) => (/^[A-Za-z0-9_-]+$/.test(raw) ? raw : undefined) }, 'lds', 'Prefix of the NATS subjects and JetStream stream, so several deployments can share one NATS'),
   redisUrl: setting('REDIS_URL', url('redis:', 'rediss:'), undefined, 'Redis for rate-limit counters shared by replicas; unset = in-process counters'),

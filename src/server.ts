@@ -27,8 +27,21 @@ export interface RunningServer {
   db: Database;
   bus: Bus;
   demoKey?: string;
+  /** the shutdown step under way (for the log line when shutdown overruns) */
+  readonly shutdownStep?: string;
   stop(): Promise<void>;
 }
+
+type Step = (() => Promise<void>) & { step: string };
+const named = (step: string, fn: () => Promise<void>): Step => Object.assign(fn, { step });
+
+/**
+ * Longest a graceful shutdown may take before the process exits anyway. Every step is bounded on
+ * its own (streams get 1 s, deliveries their timeout); this is the backstop for a dependency that
+ * stops answering mid-shutdown (e.g. PostgreSQL down with a statement in flight), well inside the
+ * 100 s termination grace of the Kubernetes examples.
+ */
+export const SHUTDOWN_DEADLINE_MS = 45_000;
 
 /** Demo bills seeded by `npm start` on an empty database. */
 export const DEMO_BILLS = 30_000;
@@ -57,15 +70,15 @@ async function ensureDemo(config: Config, db: Database, log: Logger): Promise<st
 export async function startServer(config: Config, log: Logger, opts: { demo?: boolean } = {}): Promise<RunningServer> {
   const roles = new Set<Role>(config.roles);
   const db = await openDatabase(config, log, 'server');
-  const stops: (() => Promise<void>)[] = [() => db.close()];
+  const stops: Step[] = [named('database', () => db.close())];
   try {
     await migrate(db.pool, log);
     const demoKey = opts.demo || config.demo ? await ensureDemo(config, db, log) : undefined;
     const bus = await createBus(config, log, { namespace: config.natsNamespace });
-    stops.push(() => bus.close());
+    stops.push(named('bus', () => bus.close()));
     // One Redis client for the process (limits and readiness), like the bus.
     const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
-    if (redis) stops.push(() => closeRedis(redis));
+    if (redis) stops.push(named('redis', () => closeRedis(redis)));
 
     const ctx: BackgroundContext = { config, db: db.pool, dbRead: db.readPool, databaseUrl: db.url, bus, log };
     const starters: [Role, (c: BackgroundContext) => Promise<Background>][] = [
@@ -78,7 +91,7 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
       if (!roles.has(role)) continue;
       const bg = await start(ctx);
       log.debug({ background: bg.name }, 'started');
-      stops.push(() => bg.stop());
+      stops.push(named(bg.name, () => bg.stop()));
     }
 
     let app: FastifyInstance | undefined;
@@ -87,10 +100,14 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
       app = await buildApp(config, { db: db.pool, dbRead: db.readPool, logger: log, bus, redis, databaseUrl: db.url });
       url = await app.listen({ port: config.port, host: config.host });
       const listening = app;
-      stops.push(() => listening.close());
+      stops.push(named('http', () => listening.close()));
     }
     let stopping: Promise<void> | undefined;
+    let currentStep: string | undefined;
     return {
+      get shutdownStep() {
+        return currentStep;
+      },
       app,
       url,
       db,
@@ -99,8 +116,10 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
       stop() {
         stopping ??= (async () => {
           for (const stop of stops.reverse()) {
-            await stop().catch((err) => log.error({ err }, 'error during shutdown'));
+            currentStep = stop.step;
+            await stop().catch((err) => log.error({ err, step: stop.step }, 'error during shutdown'));
           }
+          currentStep = undefined;
         })();
         return stopping;
       },
@@ -108,6 +127,16 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
   } catch (err) {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     throw err;
+  }
+}
+
+/** Exits once the last log lines are written (stdout is asynchronous), or after 1 s at most. */
+function exitAfterFlush(log: Logger, code: number): void {
+  setTimeout(() => process.exit(code), 1000).unref();
+  try {
+    log.flush(() => process.exit(code));
+  } catch {
+    process.exit(code);
   }
 }
 
@@ -121,7 +150,15 @@ export function handleSignals(server: RunningServer, log: Logger): void {
     }
     signalled = true;
     log.info({ signal: sig }, 'shutting down');
-    server.stop().then(() => process.exit(0), () => process.exit(1));
+    const deadline = setTimeout(() => {
+      log.error({ step: server.shutdownStep, deadline_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting without finishing it');
+      exitAfterFlush(log, 1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    server.stop().then(() => {
+      log.info('shutdown complete');
+      exitAfterFlush(log, 0);
+    }, () => exitAfterFlush(log, 1));
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);

@@ -24,25 +24,43 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
     if (closed) return;
     const s = createSubscriber(
       { connectionString: databaseUrl, application_name: 'lds-listener' },
-      // retryTimeout Infinity: pg-listen otherwise gives up after 3 s and emits a final error
-      { retryTimeout: Infinity, retryInterval: (n: number) => Math.min(250 * 2 ** n, 5000), paranoidChecking: 10_000, parse: (raw: string) => raw },
+      // pg-listen retries a lost connection for retryTimeout, then emits a final error and stops;
+      // we then start a fresh subscriber (below). A finite timeout, not Infinity, because
+      // pg-listen's retry loop ignores close(): closed during an outage, it must end on its own.
+      { retryTimeout: 10_000, retryInterval: (n: number) => Math.min(250 * 2 ** n, 2000), paranoidChecking: 10_000, parse: (raw: string) => raw },
     );
     sub = s;
-    s.events.on('connected', wake);
+    let restarting = false;
+    const restart = () => {
+      if (restarting || closed) return;
+      restarting = true;
+      void s.close().catch(() => undefined);
+      retry = setTimeout(() => void start(), 1000);
+    };
+    s.events.on('connected', () => {
+      // a retry that succeeded after close(): end that connection too
+      if (closed) void s.close().catch(() => undefined);
+      else wake();
+    });
     s.events.on('reconnect', (attempt: number) => {
       reconnects.inc({ component: 'pg_listen' });
-      log.warn({ attempt }, 'notification listener reconnecting');
+      // one warning per connection loss, not one per attempt while the database is down
+      if (attempt === 1) log.warn({ attempt }, 'notification listener reconnecting');
+      else log.debug({ attempt }, 'notification listener reconnecting');
     });
     s.events.on('notification', wake);
     // never rethrow: the safety poll keeps the relay going while the listener is down
-    s.events.on('error', (err: Error) => log.warn({ err }, 'notification listener error'));
+    s.events.on('error', (err: Error) => {
+      if (closed) return;
+      log.warn({ err: err.message }, 'notification listener gave up reconnecting; starting a new one');
+      restart();
+    });
     try {
       await s.connect();
       await s.listenTo(channel);
     } catch (err) {
       log.warn({ err }, 'notification listener could not connect; retrying');
-      await s.close().catch(() => undefined);
-      if (!closed) retry = setTimeout(() => void start(), 1000);
+      restart();
     }
   };
   void start();

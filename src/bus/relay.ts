@@ -7,6 +7,7 @@
 // published_seq cursor, so a bus outage or a relay crash delays events but never loses them.
 import pg from 'pg';
 import type { Background, BackgroundContext } from '../background.js';
+import { retryLog } from '../db/health.js';
 import { NOTIFY_CHANNEL } from '../changes/record.js';
 import { eventsBySeq, isoUs } from '../changes/events.js';
 import type { ChangeEvent } from './types.js';
@@ -37,6 +38,9 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
   let running: Promise<void> | undefined;
   let again = false;
   let retryPublish: NodeJS.Timeout | undefined;
+  // While the database is down every lock check and cycle fails: one warning each per outage.
+  const lockFailures = retryLog(log, 'relay lock check failed');
+  const cycleFailures = retryLog(log, 'relay cycle failed; retrying');
 
   const dropLock = (why: string) => {
     if (active) log.warn({ why }, 'relay lost its lock; standing by');
@@ -63,9 +67,11 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       const c = lockClient;
       if (active) {
         await c.query('SELECT 1');
+        lockFailures.ok();
         return;
       }
       const { rows } = await c.query<{ ok: boolean; pid: number }>('SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid', [RELAY_LOCK_KEY]);
+      lockFailures.ok();
       if (!rows[0].ok || stopped) return;
       const st = await db.query<{ last_seq: number; published_seq: number }>('SELECT last_seq, published_seq FROM relay_state WHERE id = 1');
       lastSeq = st.rows[0].last_seq;
@@ -75,7 +81,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       log.info({ lastSeq, publishedSeq }, 'relay active');
       kick();
     } catch (err) {
-      log.warn({ err }, 'relay lock check failed');
+      lockFailures.failed(err);
       dropLock('lock session failed');
     } finally {
       tending = false;
@@ -182,8 +188,9 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
           again = false;
           await cycle();
         } while (again && active && !stopped);
+        cycleFailures.ok();
       } catch (err) {
-        log.warn({ err }, 'relay cycle failed; retrying');
+        cycleFailures.failed(err);
         clearTimeout(retryPublish);
         retryPublish = setTimeout(kick, 1000);
       } finally {

@@ -144,6 +144,7 @@ function urlFor(c: Credentials, port: number, database: string): string {
 
 async function canConnect(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  client.on('error', () => undefined); // the server going away mid-check is a "no", not a crash
   try {
     await client.connect();
     await client.query('SELECT 1');
@@ -157,6 +158,7 @@ async function canConnect(url: string): Promise<boolean> {
 
 async function ensureDatabase(c: Credentials, port: number, database: string): Promise<void> {
   const client = new pg.Client({ connectionString: urlFor(c, port, 'postgres') });
+  client.on('error', () => undefined); // the query in flight fails with the same error
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -179,6 +181,24 @@ async function assertReachable(dir: string, ids: { uid?: number }): Promise<void
       throw new Error(`the embedded PostgreSQL runs as user "postgres", which cannot enter ${cur}; choose a DATA_DIR outside it or run: chmod o+x ${cur}`);
     }
   }
+}
+
+function startArgs(pgdir: string, port: number): string[] {
+  return ['start', '-D', pgdir, '-w', '-t', '60', '-l', path.join(pgdir, 'server.log'), '-o',
+    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=300 -c shared_buffers=256MB`];
+}
+
+/**
+ * Stops or starts (again, on the same port) the embedded cluster under dataDir without touching
+ * its owner's bookkeeping: for operators' scripts and for tests that restart the database under a
+ * running service. mode: pg_ctl's shutdown mode (`immediate` is a crash as far as clients see).
+ */
+export async function controlEmbedded(dataDir: string, action: { stop: 'smart' | 'fast' | 'immediate' } | { start: number }, log: Logger): Promise<void> {
+  const pgdir = path.join(path.resolve(dataDir), 'pg');
+  const bins = await binaries();
+  const ids = await runAs(log);
+  if ('stop' in action) await run(bins.pg_ctl, ['stop', '-D', pgdir, '-m', action.stop, '-w', '-t', '60'], ids);
+  else await run(bins.pg_ctl, startArgs(pgdir, action.start), ids);
 }
 
 export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedHandle> {
@@ -259,10 +279,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedHand
   let lastErr: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = attempt === 0 && opts.preferredPort > 0 && (await portFree(opts.preferredPort)) ? opts.preferredPort : await freePort();
-    const logFile = path.join(pgdir, 'server.log');
     try {
-      await run(bins.pg_ctl, ['start', '-D', pgdir, '-w', '-t', '60', '-l', logFile, '-o',
-        `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=300 -c shared_buffers=256MB`], ids);
+      await run(bins.pg_ctl, startArgs(pgdir, port), ids);
       log.info({ port, dir: pgdir }, 'embedded PostgreSQL started');
       await ensureDatabase(creds, port, database);
       const owned = true;

@@ -4,6 +4,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { startEmbedded, type EmbeddedHandle } from './embedded.js';
+import { databaseStatus, isDatabaseUnavailable } from './health.js';
 import { createPool, type Pool } from './pool.js';
 
 export interface Database {
@@ -23,9 +24,13 @@ export async function openDatabase(config: Config, log: Logger, mode: 'server' |
   }
   const pool = createPool(url, poolSize, mode === 'server' ? 'lds-serve' : 'lds-cli');
   const readPool = config.databaseReadUrl ? createPool(config.databaseReadUrl, poolSize, 'lds-read') : pool;
+  databaseStatus(pool).log = log;
+  if (readPool !== pool) databaseStatus(readPool).log = log;
   try {
-    await pool.query('SELECT 1');
+    await waitForDatabase(pool, mode === 'server' ? config.dbStartTimeoutMs : 0, log);
   } catch (err) {
+    await readPool.end().catch(() => undefined);
+    if (readPool !== pool) await pool.end().catch(() => undefined);
     await embedded?.stop();
     throw new Error(`cannot connect to PostgreSQL: ${(err as Error).message}`);
   }
@@ -38,9 +43,40 @@ export async function openDatabase(config: Config, log: Logger, mode: 'server' |
     async close() {
       if (closed) return;
       closed = true;
+      databaseStatus(pool).close();
+      databaseStatus(readPool).close();
       if (readPool !== pool) await readPool.end().catch(() => undefined);
       await pool.end().catch(() => undefined);
       await embedded?.stop();
     },
   };
+}
+
+/**
+ * A server started while PostgreSQL is restarting or not up yet (a deploy racing the database)
+ * waits for it, saying so every few seconds, up to timeoutMs; then it gives up with the last
+ * reason, so an orchestrator restarts it rather than it hanging. Other errors (bad password,
+ * unknown database) fail at once: waiting would not fix them.
+ */
+async function waitForDatabase(pool: Pool, timeoutMs: number, log: Logger): Promise<void> {
+  const start = Date.now();
+  let lastLog = 0;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await pool.query('SELECT 1');
+      if (attempt > 1) log.info({ waited_ms: Date.now() - start }, 'PostgreSQL is reachable; starting');
+      return;
+    } catch (err) {
+      const waited = Date.now() - start;
+      if (!isDatabaseUnavailable(err) || waited >= timeoutMs) {
+        if (timeoutMs > 0 && waited >= timeoutMs) throw new Error(`still unreachable after ${Math.round(waited / 1000)} s (DB_START_TIMEOUT_MS): ${(err as Error).message}`);
+        throw err;
+      }
+      if (Date.now() - lastLog >= 5000) {
+        lastLog = Date.now();
+        log.warn({ attempt, waited_ms: waited, timeout_ms: timeoutMs, reason: (err as Error).message }, 'waiting for PostgreSQL to accept connections');
+      }
+      await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(0, timeoutMs - waited))));
+    }
+  }
 }

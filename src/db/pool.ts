@@ -2,6 +2,7 @@
 // issues stays below 2^53 (people_id and candidate id are 64-bit columns but generated within the
 // safe range), so numbers serialise exactly. Dates stay strings (YYYY-MM-DD) to avoid time zones.
 import pg from 'pg';
+import { databaseStatus } from './health.js';
 
 pg.types.setTypeParser(20, (v) => {
   const n = Number(v);
@@ -16,8 +17,15 @@ export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
 export function createPool(url: string, max = 10, name = 'lds'): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, application_name: name, idleTimeoutMillis: 30000 });
-  // An idle client losing its connection (database restart) must not crash the process.
-  pool.on('error', () => undefined);
+  const status = databaseStatus(pool);
+  const lost = (err: Error) => status.failed(err);
+  // A client losing its connection (database restart) must not crash the process. pg-pool listens
+  // for `error` only while a client is idle and removes that listener on checkout, so a client held
+  // by a transaction, the relay or the dispatcher would emit an unhandled `error` (and kill the
+  // process) if the server went away mid-use. Every client gets its own listener for its whole
+  // life; the query it was running fails with the same error and its holder handles that.
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   return pool;
 }
 

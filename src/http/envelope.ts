@@ -3,9 +3,11 @@
 // they are logged with the stack and the request id.
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseStatus, isDatabaseUnavailable } from '../db/health.js';
 import type { KeyLookup } from '../keys/store.js';
 import { ApiError, ERROR_CATALOGUE, type ErrorCode, errorBody } from './errors.js';
 import { RouteTable } from './methods.js';
+import { ErrorSchema } from './schemas.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -30,6 +32,8 @@ const EMPTY_ERROR_CODES: Record<number, ErrorCode> = {
   400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large',
   415: 'unsupported_media_type', 429: 'rate_limit_exceeded', 500: 'internal_error', 503: 'service_unavailable',
 };
+
+export const DATABASE_DOWN_MESSAGE = 'The service is temporarily unavailable; retry shortly.';
 
 function fromFastifyError(err: FastifyError): ApiError {
   if (err instanceof ApiError) return err;
@@ -56,6 +60,8 @@ function fromFastifyError(err: FastifyError): ApiError {
     if (err.statusCode === 429) return new ApiError('rate_limit_exceeded', undefined, {}, { 'Retry-After': 1 }); // every 429 carries it
     return new ApiError('bad_request', err.message);
   }
+  // PostgreSQL restarting or unreachable: a retryable 503, never a 500, and nothing about why.
+  if (isDatabaseUnavailable(err)) return new ApiError('service_unavailable', DATABASE_DOWN_MESSAGE, {}, { 'Retry-After': 1 });
   return new ApiError('internal_error');
 }
 
@@ -96,7 +102,12 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
 
   app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const apiErr = fromFastifyError(err);
-    if (apiErr.status >= 500) req.log.error({ err, request_id: req.id }, 'unhandled error');
+    if (apiErr.message === DATABASE_DOWN_MESSAGE && !(err instanceof ApiError)) {
+      // An outage fails every request the same way: no stack, no error line per request (the
+      // access log has the 503s); the pool's status logs the outage once and tells open streams.
+      req.log.debug({ request_id: req.id, reason: err.message }, 'database unavailable');
+      databaseStatus(app.db).failed(err);
+    } else if (apiErr.status >= 500 && !(err instanceof ApiError)) req.log.error({ err, request_id: req.id }, 'unhandled error');
     for (const [k, v] of Object.entries(apiErr.headers)) reply.header(k, v);
     return reply.sendError(apiErr.code, apiErr.message, apiErr.extra);
   });
@@ -112,7 +123,13 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
 
   const routes = new RouteTable();
   app.decorate('routeTable', routes);
-  app.addHook('onRoute', (route) => routes.add(route));
+  app.addHook('onRoute', (route) => {
+    routes.add(route);
+    // Every keyed route reads the key store (and its data) in PostgreSQL, so each can answer 503
+    // service_unavailable while the database is down or restarting: document it on all of them.
+    const response = (route.schema as { response?: Record<string, unknown> } | undefined)?.response;
+    if (response && response[401] !== undefined && response[503] === undefined) response[503] = ErrorSchema;
+  });
 
   // Unknown paths and wrong methods need no key and count against no limit: they touch no data.
   app.setNotFoundHandler(async (req, reply) => {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../http/schemas.js';
 import { SSE_OPENING, sseError, ssePing, sseRotate, type Frames } from './frames.js';
 import type { Hub, Sink } from './hub.js';
+import { OutageNotices } from './outage.js';
 import { parseStreamParams, StreamQuery } from './params.js';
 
 /** A client that stops reading after the final rotate is cut off after this long. */
@@ -77,8 +78,9 @@ export const STREAM_DESCRIPTION = [
   '{reason: "wall_clock", cursor} and ends the response; reconnect with Last-Event-ID = cursor (EventSource does this itself).',
   'The same event with reason "slow_consumer" ends a client that does not read fast enough (its buffer filled up), and',
   '"server_shutdown" ends streams when the server stops; in every case the cursor resumes without loss.',
-  'If the database fails while the stream catches up, `event: error` with data {reason: "database_unavailable", cursor, retry_ms}',
-  'is sent and the server keeps retrying, then resumes delivery without loss. Browser EventSource dispatches this server',
+  'If the database becomes unavailable (while the stream catches up or while it is live), `event: error` with data',
+  '{reason: "database_unavailable", cursor, retry_ms} is sent and the connection stays open; delivery resumes without loss when',
+  'the database returns (no action needed; reconnecting with Last-Event-ID = cursor is also safe). Browser EventSource dispatches this server',
   '`error` event to the same onerror handler as transport errors: tell them apart with `e instanceof MessageEvent`.',
   'Resume: Last-Event-ID (header) takes precedence over `since`; the stream first replays the missed matching changes from',
   'the change log, then continues live, with no gap and no duplicate. The key is checked once, at connect; the connection',
@@ -86,6 +88,8 @@ export const STREAM_DESCRIPTION = [
 ].join(' ');
 
 export function sseRoutes(app: FastifyInstance, hub: Hub) {
+  const outage = new OutageNotices([app.db, app.dbRead]);
+  app.addHook('onClose', async () => outage.close());
   app.get('/v1/stream', {
     schema: {
       operationId: 'streamChanges',
@@ -114,7 +118,12 @@ export function sseRoutes(app: FastifyInstance, hub: Hub) {
     });
     req.raw.socket.setNoDelay(true);
     res.write(SSE_OPENING);
-    const conn = hub.attach(new SseSink(res), p.filter, p.cursor);
-    res.on('close', () => hub.detach(conn));
+    const sink = new SseSink(res);
+    const conn = hub.attach(sink, p.filter, p.cursor);
+    outage.add(conn, sink, p.cursor);
+    res.on('close', () => {
+      hub.detach(conn);
+      outage.remove(conn);
+    });
   });
 }

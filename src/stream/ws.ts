@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses } from '../http/schemas.js';
 import type { Frames } from './frames.js';
 import type { Hub, Sink } from './hub.js';
+import { OutageNotices } from './outage.js';
 import { parseStreamParams, StreamQuery, type StreamParams } from './params.js';
 
 /** The parts of a ws socket the sink uses. */
@@ -53,6 +54,8 @@ const params = new WeakMap<FastifyRequest, StreamParams>();
 
 /** established: the raw sockets that became WebSockets (the plugin cuts every other upgrade socket). */
 export function wsRoutes(app: FastifyInstance, hub: Hub, established: WeakSet<object>) {
+  const outage = new OutageNotices([app.db, app.dbRead]);
+  app.addHook('onClose', async () => outage.close());
   app.get('/v1/stream/ws', {
     websocket: true,
     schema: {
@@ -61,7 +64,8 @@ export function wsRoutes(app: FastifyInstance, hub: Hub, established: WeakSet<ob
       description:
         'Same events, filters, resume and heartbeat as /v1/stream, as JSON text messages: {type:"bill_change", id, data}, ' +
         '{type:"ping", ts}, {type:"rotate", reason, cursor} (the server then closes with code 1000; reconnect with ' +
-        'last_event_id = cursor), {type:"error", reason, cursor, retry_ms}. Send the key in the X-API-Key header ' +
+        'last_event_id = cursor), {type:"error", reason: "database_unavailable", cursor, retry_ms} when the database becomes ' +
+        'unavailable (the connection stays open and resumes without loss). Send the key in the X-API-Key header ' +
         '(non-browser clients can); resume with the Last-Event-ID header or the last_event_id query parameter.',
       tags: ['Changes'],
       querystring: StreamQuery,
@@ -74,7 +78,12 @@ export function wsRoutes(app: FastifyInstance, hub: Hub, established: WeakSet<ob
   }, (socket, req) => {
     established.add(req.raw.socket);
     const p = params.get(req) as StreamParams;
-    const conn = hub.attach(new WsSink(socket), p.filter, p.cursor);
-    socket.on('close', () => hub.detach(conn));
+    const sink = new WsSink(socket);
+    const conn = hub.attach(sink, p.filter, p.cursor);
+    outage.add(conn, sink, p.cursor);
+    socket.on('close', () => {
+      hub.detach(conn);
+      outage.remove(conn);
+    });
   });
 }

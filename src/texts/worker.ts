@@ -2,6 +2,7 @@
 // Discovery follows a cursor on bill_texts (created, text_id), so versions added by imports or the
 // simulator are picked up without manual steps; /diff misses and writers add pairs to the queue.
 import type { Background, BackgroundContext } from '../background.js';
+import { retryLog } from '../db/health.js';
 import type { Pool } from '../db/pool.js';
 import { processQueue, queueMissingPairs } from './store.js';
 
@@ -51,10 +52,11 @@ export async function startDiffWorker(ctx: BackgroundContext, opts: { pollMs?: n
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const failures = retryLog(ctx.log, 'diff worker round failed');
   const tick = () => {
     running = runDiffRound(ctx.db)
-      .then(() => undefined)
-      .catch((err: unknown) => ctx.log.warn({ err }, 'diff worker round failed'))
+      .then(() => failures.ok())
+      .catch((err: unknown) => failures.failed(err))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, opts.pollMs ?? POLL_MS);
       });

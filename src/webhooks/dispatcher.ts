@@ -6,6 +6,7 @@
 // run: a transaction-scoped advisory lock lets one work at a time; the others skip the round.
 import { randomBytes } from 'node:crypto';
 import type { Background, BackgroundContext } from '../background.js';
+import { retryLog } from '../db/health.js';
 import type { Pool, PoolClient } from '../db/pool.js';
 import { buildPayload, eventsForChange } from './events.js';
 import { wakeWorkers } from './queue.js';
@@ -185,6 +186,7 @@ export async function startDispatcher(ctx: BackgroundContext, opts: DispatcherOp
   let running = true;
   let busy: Promise<void> | undefined;
   let again = false;
+  const failures = retryLog(log, 'dispatcher catch-up failed; will retry');
   // Coalesces wake-ups: one catch-up at a time, and one more if anything arrived meanwhile.
   const run = (): Promise<void> => {
     if (busy) {
@@ -196,8 +198,9 @@ export async function startDispatcher(ctx: BackgroundContext, opts: DispatcherOp
         again = false;
         try {
           await catchUp(db, config.publicBaseUrl);
+          failures.ok();
         } catch (err) {
-          if (running) log.warn({ err }, 'dispatcher catch-up failed; will retry');
+          if (running) failures.failed(err);
         }
       } while (again && running);
     })().finally(() => {

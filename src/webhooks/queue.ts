@@ -5,6 +5,7 @@
 // receiver never takes the slots of the others. Ordering: a delivery is not started while an
 // earlier delivery for the same (subscription, bill) is still pending or in flight.
 import { EventEmitter } from 'node:events';
+import { isDatabaseUnavailable } from '../db/health.js';
 import type { Queryable } from '../db/pool.js';
 
 /** In-process wake-up between the dispatcher, the API (test, retry, recover) and the workers. */
@@ -158,12 +159,17 @@ export async function completeAttempt(db: Queryable, d: Completion['d'], o: Atte
   return (await completeAttempts(db, [{ d, o }])).has(Number(d.id));
 }
 
+/** Retries of an outcome statement while the database is unreachable: about 10 s. */
+const OUTAGE_RETRIES = 20;
+const OUTAGE_RETRY_MS = 500;
+
 /**
  * Group commit for the outcomes of concurrent requests: one statement records a whole batch. A
  * batch goes out `delayMs` after its first outcome, or at once when `max` are waiting; while one
  * statement runs the next batch gathers, so under load batches grow instead of statements
  * queueing up (and a worker's own statements never wait on each other's row locks). A failed
- * statement (deadlock, lost connection) is retried once, then reported to every waiter.
+ * statement (deadlock) is retried once, one that failed because the database is unreachable for
+ * about 10 s, then the failure is reported to every waiter.
  */
 export class CompletionBatcher {
   private queue: { c: Completion; resolve: (fenced: boolean) => void; reject: (e: unknown) => void }[] = [];
@@ -207,12 +213,17 @@ export class CompletionBatcher {
       batch.sort((a, b) => a.c.d.subscription_id - b.c.d.subscription_id || a.c.d.id - b.c.d.id);
       let fenced: Set<number> | undefined;
       let error: unknown;
-      for (let i = 0; i < 2 && !fenced; i++) {
+      for (let i = 0; !fenced; i++) {
         try {
           this.stats.statements++;
           fenced = await completeAttempts(this.db, batch.map((b) => b.c));
         } catch (err) {
           error = err;
+          // The database restarting: these requests were sent, so keep their outcomes and retry
+          // for a while rather than let the leases expire and the receivers get them again.
+          const outage = isDatabaseUnavailable(err) && i < OUTAGE_RETRIES;
+          if (i >= 1 && !outage) break;
+          if (outage) await new Promise((r) => setTimeout(r, OUTAGE_RETRY_MS));
         }
       }
       if (fenced) this.stats.outcomes += batch.length;

@@ -11,6 +11,7 @@
 // more than `perSubscription` deliveries claimed, queued locally or in flight, so one slow
 // subscriber holds at most that many of a worker's slots and never delays the others.
 import type { Background, BackgroundContext } from '../background.js';
+import { retryLog } from '../db/health.js';
 import { attemptDelivery, type DeliveryContext } from './deliver.js';
 import { Outbound } from './outbound.js';
 import { claimDue, CompletionBatcher, queueEvents, releaseClaims, type ClaimedDelivery } from './queue.js';
@@ -72,6 +73,8 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
   let claiming: Promise<void> | undefined;
   // The last claim found less than it asked for: claim again only on a trigger, not in a spin.
   let drained = false;
+  // a database outage fails every poll's claim: one warning, not four a second
+  const claimFailures = retryLog(log, 'delivery claim failed; retrying on the next poll');
   const trigger = () => {
     drained = false;
     pump();
@@ -102,12 +105,13 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
     claiming = claimDue(db, want, perSub, leaseMs)
       .then((rows) => {
         const now = Date.now();
+        claimFailures.ok();
         stats.claimed += rows.length;
         for (const d of rows) queue.push({ d, claimedAt: now });
         if (rows.length < want) drained = true;
       })
       .catch((err) => {
-        if (running) log.warn({ err }, 'delivery claim failed; retrying on the next poll');
+        if (running) claimFailures.failed(err);
         drained = true;
       })
       .finally(() => {

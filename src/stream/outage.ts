@@ -1,0 +1,48 @@
+// Tells open streams (SSE and WebSocket) that the database went away, as the README promises:
+// one `error` frame {reason: "database_unavailable", cursor, retry_ms} per connection and outage.
+// The connection stays open: live events simply pause (nothing can be stamped while PostgreSQL is
+// down) and resume from the relay's cursor when it returns, so the client need not do anything;
+// the cursor is there for clients that prefer to reconnect. A connection opened during an outage
+// (its key was cached) is told at once.
+import type { Pool } from '../db/pool.js';
+import { databaseStatus, type DatabaseStatus } from '../db/health.js';
+import type { Conn, Sink } from './hub.js';
+
+/** What clients are told to wait before retrying; the status probes this often too. */
+export const OUTAGE_RETRY_MS = 1000;
+
+export class OutageNotices {
+  private readonly open = new Map<Conn, { sink: Sink; cursor: string }>();
+  private readonly statuses: DatabaseStatus[];
+  private readonly onDown = () => this.notifyAll();
+
+  constructor(pools: Pool[]) {
+    this.statuses = [...new Set(pools)].map((p) => databaseStatus(p));
+    for (const s of this.statuses) s.on('down', this.onDown);
+  }
+
+  add(conn: Conn, sink: Sink, cursor: string): void {
+    this.open.set(conn, { sink, cursor });
+    if (this.statuses.some((s) => s.down)) this.notify(conn, sink, cursor);
+  }
+
+  remove(conn: Conn): void {
+    this.open.delete(conn);
+  }
+
+  close(): void {
+    for (const s of this.statuses) s.off('down', this.onDown);
+    this.open.clear();
+  }
+
+  private notifyAll(): void {
+    for (const [conn, { sink, cursor }] of this.open) {
+      if (conn.closed) this.open.delete(conn);
+      else this.notify(conn, sink, cursor);
+    }
+  }
+
+  private notify(conn: Conn, sink: Sink, cursor: string): void {
+    sink.error({ reason: 'database_unavailable', cursor: conn.lastSent || cursor, retry_ms: OUTAGE_RETRY_MS });
+  }
+}
