@@ -15,6 +15,7 @@ import type { Queryable } from '../db/pool.js';
 import { ApiError } from './errors.js';
 import { period, type Limiter, type LimitOutcome } from './limits.js';
 import { RedisDownError } from '../ops/redis.js';
+import { isDatabaseUnavailable } from '../db/health.js';
 
 /** Bounds the cache (and the memory a flood of random keys can take); cleared when full. */
 const MAX_CACHE_ENTRIES = 50_000;
@@ -99,7 +100,9 @@ function limitError(key: KeyLookup, out: LimitOutcome, now: Date, end: Date): Ap
 let lastDownLog = 0;
 function unavailable(req: FastifyRequest, err: unknown): ApiError {
   // A known Redis outage fails every keyed request at once: log it every few seconds, not per request.
-  if (!(err instanceof RedisDownError)) req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
+  // A database outage is logged once by the pool's status tracker; per request it is debug detail.
+  if (isDatabaseUnavailable(err)) req.log.debug({ err, request_id: req.id }, 'key check unavailable: database unreachable');
+  else if (!(err instanceof RedisDownError)) req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
   else if (Date.now() - lastDownLog > 5000) {
     lastDownLog = Date.now();
     req.log.error({ request_id: req.id }, 'limit counters unavailable: Redis is down; keyed requests answer 503');
