@@ -178,15 +178,18 @@ async function afterWrite(db: Queryable, rec: BillRecord, found: Written, subjec
 // document arrives separately and must survive; tallies missing from a header (older datasets)
 // keep what the roll call file wrote.
 const SPONSORS: TableSpec = { types: ['int', 'bigint', 'int', 'smallint', 'smallint', 'int'],
-  sql: 'INSERT INTO bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id) SELECT * FROM $COLS' };
+  sql: 'INSERT INTO bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id) SELECT * FROM $COLS',
+  copy: 'bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id)' };
 const HISTORY: TableSpec = { types: ['int', 'int', 'date', 'text', 'int', 'smallint'],
-  sql: 'INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major) SELECT * FROM $COLS' };
+  sql: 'INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major) SELECT * FROM $COLS',
+  copy: 'bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major)' };
 const SASTS: TableSpec = { types: ['int', 'smallint', 'int', 'text'],
   sql: 'INSERT INTO bill_sasts (bill_id, sast_type_id, sast_bill_id, sast_bill_number) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
 const CALENDAR: TableSpec = { types: ['int', 'text', 'smallint', 'date', 'text', 'text', 'text'],
   sql: 'INSERT INTO bill_calendar (bill_id, event_hash, event_type_id, event_date, event_time, event_location, event_desc) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
 const REFERRALS: TableSpec = { types: ['int', 'int', 'int', 'text', 'date'],
-  sql: 'INSERT INTO bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date) SELECT * FROM $COLS' };
+  sql: 'INSERT INTO bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date) SELECT * FROM $COLS',
+  copy: 'bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date)' };
 const SUBJECTS: TableSpec = { types: ['int', 'int'],
   sql: 'INSERT INTO bill_subjects (bill_id, subject_id) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
 const TOPICS: TableSpec = { types: ['int', 'int'],

@@ -15,7 +15,8 @@ export interface RollCallRecord {
   members: { people_id: number; vote_id: number }[];
 }
 
-const MEMBER_VOTES: TableSpec = { types: ['int', 'bigint', 'smallint'], sql: 'INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT * FROM $COLS' };
+const MEMBER_VOTES: TableSpec = { types: ['int', 'bigint', 'smallint'], sql: 'INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT * FROM $COLS',
+  copy: 'roll_call_votes (roll_call_id, people_id, vote_id)' };
 
 /**
  * Roll calls are written in groups: one statement per batch upserts every header whose hash

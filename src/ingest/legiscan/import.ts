@@ -12,7 +12,8 @@ import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 import { upsertRollCall, upsertTextDocument } from '../rollcalls.js';
 import { upsertSession } from '../sessions.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
-import { FOLDERS, countFiles, datasetRoots, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
+import { ParsePool } from './parse-pool.js';
+import { FOLDERS, countFiles, datasetRoots, firstPayload, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
 
 type Obj = Record<string, unknown>;
 const ENTITY: Record<Folder, string> = { people: 'people', bill: 'bills', vote: 'roll_calls', text: 'texts', amendment: 'amendments', supplement: 'supplements' };
@@ -36,11 +37,13 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
   if (!isZip) report.expect(await countFiles(roots));
   const ctx = { pool, ref, subjects, writer, report, peopleMap, sessions, bills };
+  const parsers = new ParsePool();
   try {
     for (const root of roots) {
       const state = isZip ? 0 : await datasetState(root, ref);
       for (const folder of FOLDERS) {
-        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder);
+        const started = performance.now();
+        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder, parsers);
         for await (const p of source) {
           if (isZip) report.expect(1);
           await handle(ctx, p, state);
@@ -48,11 +51,13 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
         }
         // Roll call and text files read what the bill files wrote (parts, tallies): commit first.
         await writer.commit();
+        report.phase(ENTITY[folder], started);
       }
     }
     await writer.commit();
     await subjects.refreshCounts(pool);
   } finally {
+    await parsers.close();
     await writer.close();
     report.finish();
   }
@@ -68,12 +73,8 @@ interface Ctx {
 
 /** The dataset's state, read from its first bill: the older XML people files carry none. */
 async function datasetState(root: string, ref: Reference): Promise<number> {
-  for await (const p of readFolder(root, 'bill')) {
-    if (!p.data) continue;
-    const id = num(p.data.state_id) || ref.stateByAbbr.get(str(p.data.state).toUpperCase()) || 0;
-    if (id) return id;
-  }
-  return 0;
+  const data = await firstPayload(root, 'bill');
+  return data ? num(data.state_id) || ref.stateByAbbr.get(str(data.state).toUpperCase()) || 0 : 0;
 }
 
 async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
