@@ -122,7 +122,8 @@ const blank = (v: unknown) => v === null || v === undefined || v === '' || (Arra
 export function merge(existing: Row, rec: PersonRecord): Record<string, unknown> {
   const incoming = recordRow(rec);
   const out: Record<string, unknown> = {};
-  const owns = existing.source === rec.source || (existing.import_hash === 'stub' && !rec.stub);
+  // A placeholder over a placeholder only fills blanks (a sponsor record naming a voter seen first).
+  const owns = !(rec.stub && existing.import_hash === 'stub') && (existing.source === rec.source || (existing.import_hash === 'stub' && !rec.stub));
   for (const c of COLS) out[c] = existing[c];
   for (const c of COLS) {
     if (c === 'external_ids' || c === 'source' || c === 'import_hash') continue;
@@ -146,7 +147,7 @@ export async function upsertPerson(db: Queryable, rec: PersonRecord): Promise<{ 
   const derived = derivedId(rec);
   const rows = await candidates(db, rec, derived);
   const existing = findExisting(rows, rec);
-  if (existing && rec.stub) return { people_id: existing.people_id, outcome: 'unchanged' };
+  if (existing && rec.stub && existing.import_hash !== 'stub') return { people_id: existing.people_id, outcome: 'unchanged' };
   const row = existing ? merge(existing, rec) : recordRow(rec);
   if (existing && contentHash(comparable(row)) === contentHash(comparable(existing))) return { people_id: existing.people_id, outcome: 'unchanged' };
   const id = existing?.people_id ?? (await newPeopleId(db, rec, derived !== undefined && rows.some((r) => Number(r.people_id) === derived)));

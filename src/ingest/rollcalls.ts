@@ -72,9 +72,10 @@ class RollCallGroup implements Group {
       if (found.state_id === null) throw new RecordError(`bill ${rc.bill_id} is not imported`, 'bill_id');
       if (!found.wrote) { later.value = 'unchanged'; continue; }
       w.buffer.add(MEMBER_VOTES, members.map((m) => [rc.roll_call_id, m.people_id, m.vote_id]));
-      const existed = found.import_hash !== null;
-      if (!existed) w.change({ bill_id: rc.bill_id, state_id: found.state_id, reason: 'Vote', detail: { roll_call_id: rc.roll_call_id } });
-      later.value = existed ? 'updated' : 'inserted';
+      // A roll call its bill listed (a header row, import_hash '') is new when its own file first
+      // arrives: counted inserted. The Vote change was already recorded with the bill's row.
+      if (found.import_hash === null) w.change({ bill_id: rc.bill_id, state_id: found.state_id, reason: 'Vote', detail: { roll_call_id: rc.roll_call_id } });
+      later.value = found.import_hash ? 'updated' : 'inserted';
     }
   }
 }

@@ -7,10 +7,13 @@ import { BatchWriter } from '../batch.js';
 import { upsertBill } from '../bills.js';
 import { queuePerson } from '../people-group.js';
 import { upsertPerson } from '../people.js';
+import { splitPublishedName } from '../names.js';
+import { queueLegiscanCommittees } from '../committees.js';
 import { loadReference, type Reference } from '../reference.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 import { upsertRollCall, upsertTextDocument } from '../rollcalls.js';
 import { upsertSession } from '../sessions.js';
+import { legiscanSession } from './session.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
 import { ParsePool } from './parse-pool.js';
 import { FOLDERS, countFiles, datasetRoots, firstPayload, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
@@ -98,13 +101,19 @@ function person(ctx: Ctx, w: BatchWriter, data: Obj, state: number) {
   return queuePerson(w, rec, (id) => ctx.peopleMap.set(rec.legiscan_id!, id));
 }
 
-/** people_id for a LegiScan id seen in a reference, creating a placeholder person if unknown. */
-async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number): Promise<number> {
+/**
+ * people_id for a LegiScan id seen in a reference (sponsor, member vote) whose person file is not
+ * in the dataset: a placeholder carrying what the reference says (a sponsor's name and role, a
+ * voter's chamber). A name is never invented: unknown stays empty until a record brings it.
+ */
+async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number, chamberBody?: number): Promise<number> {
   const lid = need(p, 'people_id');
   const known = ctx.peopleMap.get(lid);
   if (known) return known;
-  const rec = mapPerson({ ...p, state_id: num(p.state_id) || stateId }, stateId, ctx.ref);
-  if (!rec.name) rec.name = `LegiScan person ${lid}`;
+  const role = num(p.role_id) || (chamberBody ? ctx.ref.bodyById.get(chamberBody)?.role_id ?? 0 : 0);
+  const rec = mapPerson({ ...p, state_id: num(p.state_id) || stateId, role_id: role }, stateId, ctx.ref);
+  if (!rec.name) rec.name = [rec.first_name, rec.middle_name, rec.last_name, rec.suffix].filter(Boolean).join(' ');
+  else if (!rec.first_name && !rec.last_name) Object.assign(rec, splitPublishedName(rec.name), { name: rec.name });
   rec.stub = true;
   const { people_id } = await upsertPerson(db, rec);
   ctx.peopleMap.set(lid, people_id);
@@ -116,17 +125,13 @@ async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: Obj) {
   // Map first (a malformed bill fails before any write), then create placeholder sponsors.
   mapBill(data, ctx.ref, () => 0);
   for (const s of list(data.sponsors)) await personRef(ctx, db, s, stateId);
-  const { record, session } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id)!);
+  const { record, session, committees } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id)!);
   const sid = record.bill.session_id;
   if (!ctx.sessions.has(sid)) {
-    const year = num(session.year_start) || Number(/\b(19|20)\d{2}\b/.exec(str(session.session_name))?.[0] ?? (record.bill.status_date ?? '').slice(0, 4)) || 0;
-    await upsertSession(db, {
-      session_id: sid, state_id: record.bill.state_id, year_start: year, year_end: num(session.year_end) || year, special: num(session.special),
-      session_tag: str(session.session_tag), session_title: str(session.session_title) || str(session.session_name), session_name: str(session.session_name),
-      sine_die: num(session.sine_die), prior: num(session.prior), source: 'legiscan',
-    });
+    await upsertSession(db, legiscanSession(session, record.bill, ctx.ref));
     ctx.sessions.add(sid);
   }
+  queueLegiscanCommittees(w, committees, ctx.ref);
   const outcome = await upsertBill(db, record, ctx.subjects, w);
   ctx.bills.set(record.bill.bill_id!, { state_id: record.bill.state_id, body_id: record.bill.body_id });
   return outcome;
@@ -139,7 +144,7 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   if (!b) return { skip: 'its bill is not in this dataset or the database' };
   const members = [];
   for (const v of list(r.votes)) {
-    const people_id = await personRef(ctx, db, v, b.state_id);
+    const people_id = await personRef(ctx, db, v, b.state_id, num(r.chamber_id) || bodyFromDesc(str(r.desc), b.state_id, b.body_id, ctx.ref));
     members.push({ people_id, vote_id: num(v.vote_id) || VOTE_IDS[str(v.vote_text).toLowerCase()] || 3 });
   }
   const desc = str(r.desc);
