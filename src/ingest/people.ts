@@ -118,6 +118,8 @@ export function recordRow(rec: PersonRecord): Record<string, unknown> {
 }
 
 const blank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+// 0 is "unknown" for these (party 0 is published as no party, role 0 as no role).
+const blankCol = (c: string, v: unknown) => blank(v) || ((c === 'party_id' || c === 'role_id') && Number(v) === 0);
 
 export function merge(existing: Row, rec: PersonRecord): Record<string, unknown> {
   const incoming = recordRow(rec);
@@ -130,7 +132,7 @@ export function merge(existing: Row, rec: PersonRecord): Record<string, unknown>
     const descriptive = (DESCRIPTIVE as readonly string[]).includes(c);
     // The owner rewrites descriptive fields; ids are only ever added, never blanked.
     if (owns && (descriptive || !blank(incoming[c]))) out[c] = incoming[c];
-    else if (blank(existing[c]) && !blank(incoming[c])) out[c] = incoming[c];
+    else if (blankCol(c, existing[c]) && !blankCol(c, incoming[c])) out[c] = incoming[c];
   }
   if (existing.import_hash === 'stub' && !rec.stub) {
     out.source = rec.source;
