@@ -127,8 +127,17 @@ class BillGroup implements Group {
   }
 
   async flush(db: Queryable, w: BatchWriter): Promise<void> {
-    const work = this.pending;
+    const all = this.pending;
     this.pending = [];
+    if (!all.length) return;
+    // Hashes first (a few bytes per bill): a re-import of unchanged bills ships no bill rows at all.
+    const stored = new Map((await db.query<{ bill_id: number; content_hash: string }>(
+      'SELECT bill_id, content_hash FROM bills WHERE bill_id = ANY($1::int[])', [all.map((x) => x.rec.bill.bill_id)])).rows.map((r) => [r.bill_id, r.content_hash]));
+    const work = all.filter((x) => {
+      if (stored.get(x.rec.bill.bill_id!) !== x.hash) return true;
+      x.later.value = 'unchanged';
+      return false;
+    });
     if (!work.length) return;
     const input = work.map(({ rec, hash }) => ({
       ...rec.bill, bill_number_key: billNumberKey(rec.bill.bill_number), content_hash: hash, subject_names: rec.subjects.map((s) => s.name).join('; '),

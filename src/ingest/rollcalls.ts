@@ -37,8 +37,17 @@ class RollCallGroup implements Group {
   }
 
   async flush(db: Queryable, w: BatchWriter): Promise<void> {
-    const work = this.pending;
+    const all = this.pending;
     this.pending = [];
+    if (!all.length) return;
+    // Hashes first: unchanged roll calls (a re-import) are settled without shipping their rows.
+    const stored = new Map((await db.query<{ roll_call_id: number; import_hash: string }>(
+      'SELECT roll_call_id, import_hash FROM roll_calls WHERE roll_call_id = ANY($1::int[])', [all.map((x) => x.rc.roll_call_id)])).rows.map((r) => [r.roll_call_id, r.import_hash]));
+    const work = all.filter((x) => {
+      if (stored.get(x.rc.roll_call_id) !== x.hash) return true;
+      x.later.value = 'unchanged';
+      return false;
+    });
     if (!work.length) return;
     const input = work.map(({ rc, hash }) => ({
       roll_call_id: rc.roll_call_id, bill_id: rc.bill_id, roll_call_body_id: rc.body_id, vote_date: rc.date, description: rc.desc, yea: rc.yea, nay: rc.nay,
