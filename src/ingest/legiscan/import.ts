@@ -143,14 +143,15 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   const b = ctx.bills.get(bill_id) ?? (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
   if (!b) return { skip: 'its bill is not in this dataset or the database' };
   const members = [];
+  const body = num(r.chamber_id) || bodyFromDesc(str(r.desc), b.state_id, b.body_id, ctx.ref);
   for (const v of list(r.votes)) {
-    const people_id = await personRef(ctx, db, v, b.state_id, num(r.chamber_id) || bodyFromDesc(str(r.desc), b.state_id, b.body_id, ctx.ref));
+    const people_id = ctx.peopleMap.get(num(v.people_id)) ?? await personRef(ctx, db, v, b.state_id, body);
     members.push({ people_id, vote_id: num(v.vote_id) || VOTE_IDS[str(v.vote_text).toLowerCase()] || 3 });
   }
   const desc = str(r.desc);
   const tally = (k: string) => num(r[k]);
   return upsertRollCall(db, {
-    roll_call_id: need(r, 'roll_call_id'), bill_id, body_id: num(r.chamber_id) || bodyFromDesc(desc, b.state_id, b.body_id, ctx.ref), date: date(r.date), desc,
+    roll_call_id: need(r, 'roll_call_id'), bill_id, body_id: body, date: date(r.date), desc,
     yea: tally('yea'), nay: tally('nay'), nv: tally('nv'), absent: tally('absent'), total: num(r.total) || tally('yea') + tally('nay') + tally('nv') + tally('absent'),
     passed: num(r.passed), state_url: str(r.state_link), external_ids: {}, members,
   }, w);
