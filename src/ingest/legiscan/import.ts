@@ -15,7 +15,7 @@ import { upsertRollCall, upsertTextDocument } from '../rollcalls.js';
 import { upsertSession } from '../sessions.js';
 import { legiscanSession } from './session.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
-import { ParsePool } from './parse-pool.js';
+import { ParsePool } from '../parse-pool.js';
 import { FOLDERS, countFiles, datasetRoots, firstPayload, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
 
 type Obj = Record<string, unknown>;

@@ -6,10 +6,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { FOLDERS, parsePayload, type Folder } from './parse.js';
-import { ParsePool, type Payload } from './parse-pool.js';
+import { ParsePool } from '../parse-pool.js';
 
 export { FOLDERS, parsePayload, type Folder } from './parse.js';
-export type { Payload } from './parse-pool.js';
+
+export interface Payload { folder: Folder; file: string; data: Record<string, unknown> | null; error?: unknown }
 
 const byName = new Intl.Collator('en', { numeric: true }).compare;
 
@@ -44,7 +45,7 @@ export async function* readFolder(root: string, folder: Folder, pool?: ParsePool
   names.sort(byName);
   const own = pool ?? new ParsePool();
   try {
-    yield* own.files(folder, names.map((n) => path.join(dir, n)));
+    for await (const p of own.files({ kind: 'legiscan', folder }, names.map((n) => path.join(dir, n)))) yield { folder, ...p };
   } finally {
     if (!pool) await own.close();
   }

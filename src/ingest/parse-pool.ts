@@ -1,14 +1,13 @@
-// Dataset files read and parsed by worker threads, handed over in file order. Files go out in
+// Source files (LegiScan JSON/XML, Open States YAML) read and parsed by worker threads, handed over in file order. Files go out in
 // chunks (one message per CHUNK files, not per file) and at most AHEAD chunks per worker are in
 // flight, so memory stays bounded whatever the dataset size. Under the TypeScript sources (tests)
 // there is no compiled worker: chunks are parsed in-thread, with the same results.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { RecordError } from '../report.js';
-import { parseChunk, type ChunkRequest, type ChunkResult } from './parse-chunk.js';
-import type { Folder } from './parse.js';
+import { RecordError } from './report.js';
+import { parseChunk, type ChunkRequest, type ChunkResult, type ParseKind } from './parse-chunk.js';
 
-export interface Payload { folder: Folder; file: string; data: Record<string, unknown> | null; error?: unknown }
+export interface Parsed { file: string; data: Record<string, unknown> | null; error?: unknown }
 
 const CHUNK = 64;
 const AHEAD = 3;
@@ -47,13 +46,13 @@ export class ParsePool {
     });
   }
 
-  /** The files' payloads, in the order given. */
-  async *files(folder: Folder, files: string[]): AsyncGenerator<Payload> {
+  /** The files parsed, in the order given. */
+  async *files(kind: ParseKind, files: string[]): AsyncGenerator<Parsed> {
     const pending: Promise<ChunkResult>[] = [];
     let at = 0;
     const fill = () => {
       while (at < files.length && pending.length < AHEAD * Math.max(1, this.workers.length)) {
-        pending.push(this.parse({ id: this.seq++, folder, files: files.slice(at, at + CHUNK) }));
+        pending.push(this.parse({ ...kind, id: this.seq++, files: files.slice(at, at + CHUNK) }));
         at += CHUNK;
       }
     };
@@ -62,7 +61,7 @@ export class ParsePool {
       const r = await pending.shift()!;
       fill();
       for (const f of r.files) {
-        yield { folder, file: f.file, data: f.data, error: f.error ? new RecordError(f.error.message, f.error.field) : undefined };
+        yield { file: f.file, data: f.data, error: f.error ? new RecordError(f.error.message, f.error.field) : undefined };
       }
     }
   }
