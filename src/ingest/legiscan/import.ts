@@ -11,7 +11,8 @@ import { splitPublishedName } from '../names.js';
 import { queueLegiscanCommittees } from '../committees.js';
 import { loadReference, type Reference } from '../reference.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
-import { upsertRollCall, upsertTextDocument } from '../rollcalls.js';
+import { upsertRollCall } from '../rollcalls.js';
+import { queueTextDocument } from '../texts.js';
 import { upsertSession } from '../sessions.js';
 import { legiscanSession } from './session.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
@@ -89,7 +90,7 @@ async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
     case 'people': return ctx.writer.run(entity, file, async (_db, w) => person(ctx, w, data, state));
     case 'bill': return ctx.writer.run(entity, file, (db, w) => bill(ctx, db, w, data));
     case 'vote': return ctx.writer.run(entity, file, (db, w) => rollCall(ctx, db, w, data));
-    case 'text': return ctx.writer.run(entity, file, (db, w) => text(db, w, data));
+    case 'text': return ctx.writer.run(entity, file, async (_db, w) => text(w, data));
     default: return ctx.report.skip(entity, 'documents of this kind are not stored (metadata comes with the bill)');
   }
 }
@@ -157,15 +158,15 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   }, w);
 }
 
-async function text(db: Queryable, w: BatchWriter, t: Obj) {
+function text(w: BatchWriter, t: Obj) {
   const doc = str(t.doc);
   if (!doc) throw new RecordError('missing doc', 'doc');
   const m = mimeId(t);
-  need(t, 'doc_id');
-  if (!(await db.query('SELECT 1 FROM bills WHERE bill_id = $1', [need(t, 'bill_id')])).rowCount) return { skip: 'its bill is not in this dataset or the database' };
+  const text_id = need(t, 'doc_id');
+  const bill_id = need(t, 'bill_id');
   const decoded = decodeDocument(doc, m, str(t.mime));
-  return upsertTextDocument(db, {
-    text_id: need(t, 'doc_id'), bill_id: need(t, 'bill_id'), type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: m,
+  return queueTextDocument(w, {
+    text_id, bill_id, type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: m,
     size: num(t.text_size) || decoded.size, hash: str(t.text_hash) || decoded.hash, state_url: str(t.state_link), content: decoded.text,
-  }, w);
+  });
 }
