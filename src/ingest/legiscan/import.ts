@@ -123,10 +123,11 @@ async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number, chamb
 
 async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: Obj) {
   const stateId = num(data.state_id) || ctx.ref.stateByAbbr.get(str(data.state).toUpperCase()) || 0;
-  // Map first (a malformed bill fails before any write), then create placeholder sponsors.
-  mapBill(data, ctx.ref, () => 0);
-  for (const s of list(data.sponsors)) await personRef(ctx, db, s, stateId);
-  const { record, session, committees } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id)!);
+  // Map first (a malformed bill fails before any write), then create placeholder sponsors for
+  // people the dataset has no file for, and put their ids in.
+  const { record, session, committees } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id) ?? 0);
+  const listed = list(data.sponsors);
+  for (const [i, sp] of record.sponsors.entries()) if (!sp.people_id) sp.people_id = await personRef(ctx, db, listed[i]!, stateId);
   const sid = record.bill.session_id;
   if (!ctx.sessions.has(sid)) {
     await upsertSession(db, legiscanSession(session, record.bill, ctx.ref));
