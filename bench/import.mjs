@@ -116,6 +116,7 @@ try {
     try {
       await migrate(pool);
       const bills = k.bills ? await k.bills() : 0;
+      const loadavg = os.loadavg().map((x) => +x.toFixed(2));
       let t = performance.now();
       const files = await k.parse();
       const parseS = s(t);
@@ -132,7 +133,7 @@ try {
         import_s: +importS.toFixed(2), records_per_s: Math.round(records / importS), ...(bills ? { bills_per_s: Math.round(bills / importS) } : {}),
         ...(billPhase ? { bill_phase_s: +billPhase.toFixed(2), bill_phase_bills_per_s: Math.round(bills / billPhase) } : {}),
         reimport_s: +rerunS.toFixed(2), reimport_records_per_s: Math.round(records / rerunS), reimport_vs_parse: +(rerunS / parseS).toFixed(2),
-        errors: report.problems.length + again.problems.length,
+        errors: report.problems.length + again.problems.length, loadavg_at_start: loadavg, measured_at: new Date().toISOString(),
       });
     } finally {
       await pool.end();
@@ -153,7 +154,7 @@ const previous = await fs.readFile(out, 'utf8').then((x) => JSON.parse(x).result
 const merged = [...results, ...previous.filter((p) => !results.some((r) => r.importer === p.importer) && CASES.some((c) => c.name === p.importer))];
 await fs.writeFile(out, JSON.stringify({
   measured_at: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(),
-  loadavg: { before: loadBefore, after: loadAfter, note: 'other processes on the machine share these CPUs; compare runs at similar load' },
+  loadavg: { before: loadBefore, after: loadAfter, note: 'other processes on the machine share these CPUs; compare runs at similar load (each result carries the load average when it started; results of cases not run this time are kept from their own run)' },
   definitions: {
     bills_per_s: 'bill files / wall time of the whole import (people, bills with every part, roll calls with member votes)',
     bill_phase_bills_per_s: 'bill files / wall time of the bill phase alone (bills with sponsors, history, texts, vote headers, subjects, committees)',
