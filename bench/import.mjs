@@ -1,21 +1,35 @@
-// Import throughput on the shared real data: records per second for each importer, against a
-// parse-only baseline of the same files (what the reading costs without any writes).
-// Usage: DATABASE_URL=postgres://… node bench/import.mjs   (after `npx tsc -p tsconfig.build.json`)
+// Import throughput on the shared real data, against a parse-only baseline measured in the same
+// run (the same files read and parsed, no writes). Each importer runs on a fresh database: first
+// import, then a re-import of the same files (nothing changed: the no-op path).
+//
+//   node bench/import.mjs [case ...]      (cases: legiscan-xml legiscan-json congress-legislators congress-116 openstates-people; default all)
+//
+// Builds dist/ first (tsc), uses DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres, prints a
+// table and writes bench/results/import.json with the machine's load average before and after.
+// "legiscan-json" is the MS 2014 dataset rewritten as LegiScan JSON files (same element names,
+// lists as arrays) in a temporary folder: the only real JSON sample (AK, 6 bills) is too small to time.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { parse } from 'yaml';
-import { migrate } from '../dist/db/migrate.js';
-import { createPool } from '../dist/db/pool.js';
-import { importLegiscan } from '../dist/ingest/legiscan/import.js';
-import { FOLDERS, readFolder } from '../dist/ingest/legiscan/read.js';
-import { importOpenStatesPeople } from '../dist/ingest/openstates/import.js';
-import { importCongressLegislators } from '../dist/ingest/congress/legislators.js';
-import { importCongress } from '../dist/ingest/congress/bills.js';
 
-const DATA = path.resolve(import.meta.dirname, '../../shared/data');
+const ROOT = path.resolve(import.meta.dirname, '..');
+if (!process.argv.includes('--no-build')) execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+const { migrate } = await import('../dist/db/migrate.js');
+const { createPool } = await import('../dist/db/pool.js');
+const { importLegiscan } = await import('../dist/ingest/legiscan/import.js');
+const { FOLDERS, readFolder } = await import('../dist/ingest/legiscan/read.js');
+const { XML_LISTS } = await import('../dist/ingest/legiscan/parse.js');
+const { ParsePool } = await import('../dist/ingest/parse-pool.js');
+const { importOpenStatesPeople } = await import('../dist/ingest/openstates/import.js');
+const { importCongressLegislators } = await import('../dist/ingest/congress/legislators.js');
+const { importCongress } = await import('../dist/ingest/congress/bills.js');
+
+const DATA = path.resolve(ROOT, '../shared/data');
+const MS = path.join(DATA, 'legiscan/xml-ms-2014-regular');
 const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbName = `lds_bench_import_${process.pid}`;
 
 async function walk(dir, test, out = []) {
   for (const e of await fs.readdir(dir, { withFileTypes: true })) {
@@ -26,45 +40,125 @@ async function walk(dir, test, out = []) {
   return out;
 }
 
-const cases = [
-  { name: 'legiscan-xml-ms-2014', run: (pool) => importLegiscan(pool, path.join(DATA, 'legiscan/xml-ms-2014-regular')),
-    parse: async () => { let n = 0; for (const f of FOLDERS) for await (const p of readFolder(path.join(DATA, 'legiscan/xml-ms-2014-regular'), f)) n += p.data ? 1 : 0; return n; } },
+/** XML shape → JSON shape: a wrapper holding one list (<sponsors><sponsor/>…) becomes the array. */
+function jsonShape(v) {
+  if (Array.isArray(v)) return v.map(jsonShape);
+  if (!v || typeof v !== 'object') return v;
+  const keys = Object.keys(v);
+  if (keys.length === 1 && XML_LISTS.has(keys[0]) && Array.isArray(v[keys[0]])) return v[keys[0]].map(jsonShape);
+  return Object.fromEntries(keys.map((k) => [k, jsonShape(v[k])]));
+}
+
+async function msAsJson() {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lds-bench-json-'));
+  const root = { people: 'person', bill: 'bill', vote: 'roll_call' };
+  for (const folder of ['people', 'bill', 'vote']) {
+    await fs.mkdir(path.join(dir, folder));
+    for await (const p of readFolder(MS, folder)) {
+      await fs.writeFile(path.join(dir, folder, path.basename(p.file).replace(/\.xml$/, '.json')), JSON.stringify({ status: 'OK', [root[folder]]: jsonShape(p.data) }));
+    }
+  }
+  return dir;
+}
+
+async function parseLegiscan(dir) {
+  const pool = new ParsePool();
+  let n = 0;
+  try {
+    for (const f of FOLDERS) for await (const p of readFolder(dir, f, pool)) n += p.data ? 1 : 0;
+  } finally {
+    await pool.close();
+  }
+  return n;
+}
+
+/** YAML files parsed the way the Open States importer does it: worker threads, in chunks. */
+async function parseYamlFiles(files) {
+  const pool = new ParsePool();
+  let n = 0;
+  try {
+    for await (const p of pool.files({ kind: 'yaml' }, files)) n += p.data ? 1 : 0;
+  } finally {
+    await pool.close();
+  }
+  return n;
+}
+
+const legiscanCase = (name, dir) => ({ name, bills: async () => (await fs.readdir(path.join(await dir(), 'bill'))).length,
+  run: async (pool) => importLegiscan(pool, await dir()), parse: async () => parseLegiscan(await dir()) });
+let jsonDir;
+const CASES = [
+  legiscanCase('legiscan-xml', async () => MS),
+  legiscanCase('legiscan-json', async () => (jsonDir ??= await msAsJson())),
   { name: 'congress-legislators', run: (pool) => importCongressLegislators(pool, path.join(DATA, 'congress-legislators')),
     parse: async () => parse(await fs.readFile(path.join(DATA, 'congress-legislators/legislators-current.yaml'), 'utf8')).length },
-  { name: 'congress-116', run: (pool) => importCongress(pool, path.join(DATA, 'congress-116/data/116')),
+  { name: 'congress-116', bills: async () => (await walk(path.join(DATA, 'congress-116/data/116/bills'), (p) => p.endsWith('data.json'))).length,
+    run: (pool) => importCongress(pool, path.join(DATA, 'congress-116/data/116')),
     parse: async () => { const fl = await walk(path.join(DATA, 'congress-116/data/116'), (p) => p.endsWith('data.json')); for (const f of fl) JSON.parse(await fs.readFile(f, 'utf8')); return fl.length; } },
   { name: 'openstates-people', run: (pool) => importOpenStatesPeople(pool, path.join(DATA, 'openstates-people/data')),
-    parse: async () => { const fl = await walk(path.join(DATA, 'openstates-people/data'), (p) => p.endsWith('.yml')); for (const f of fl) parse(await fs.readFile(f, 'utf8')); return fl.length; } },
+    parse: async () => parseYamlFiles(await walk(path.join(DATA, 'openstates-people/data'), (p) => p.endsWith('.yml'))) },
 ];
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const cases = wanted.length ? CASES.filter((c) => wanted.includes(c.name)) : CASES;
 
 const c = new pg.Client({ connectionString: admin });
 await c.connect();
-await c.query(`CREATE DATABASE ${dbName}`);
-const u = new URL(admin);
-u.pathname = '/' + dbName;
-const pool = createPool(u.toString(), 4, 'lds-bench');
+const loadBefore = os.loadavg().map((x) => +x.toFixed(2));
 const results = [];
+const s = (t) => (performance.now() - t) / 1000;
 try {
-  await migrate(pool);
   for (const k of cases) {
-    let t = performance.now();
-    const parsed = await k.parse();
-    const parseS = (performance.now() - t) / 1000;
-    t = performance.now();
-    const report = await k.run(pool);
-    const importS = (performance.now() - t) / 1000;
-    const records = [...report.counts.values()].reduce((a, x) => a + x.inserted + x.updated + x.unchanged, 0);
-    t = performance.now();
-    await k.run(pool);
-    const rerunS = (performance.now() - t) / 1000;
-    results.push({ importer: k.name, files: parsed, records, parse_only_s: +parseS.toFixed(2), parse_files_per_s: Math.round(parsed / parseS),
-      import_s: +importS.toFixed(2), records_per_s: Math.round(records / importS), reimport_s: +rerunS.toFixed(2), reimport_records_per_s: Math.round(records / rerunS) });
+    const dbName = `lds_bench_import_${process.pid}_${results.length}`;
+    await c.query(`CREATE DATABASE ${dbName}`);
+    const u = new URL(admin);
+    u.pathname = '/' + dbName;
+    const pool = createPool(u.toString(), 4, 'lds-bench');
+    try {
+      await migrate(pool);
+      const bills = k.bills ? await k.bills() : 0;
+      const loadavg = os.loadavg().map((x) => +x.toFixed(2));
+      let t = performance.now();
+      const files = await k.parse();
+      const parseS = s(t);
+      t = performance.now();
+      const report = await k.run(pool);
+      const importS = s(t);
+      const records = [...report.counts.values()].reduce((a, x) => a + x.inserted + x.updated + x.unchanged, 0);
+      t = performance.now();
+      const again = await k.run(pool);
+      const rerunS = s(t);
+      const billPhase = report.phases.get('bills');
+      results.push({
+        importer: k.name, files, records, bills, parse_only_s: +parseS.toFixed(2), parse_files_per_s: Math.round(files / parseS),
+        import_s: +importS.toFixed(2), records_per_s: Math.round(records / importS), ...(bills ? { bills_per_s: Math.round(bills / importS) } : {}),
+        ...(billPhase ? { bill_phase_s: +billPhase.toFixed(2), bill_phase_bills_per_s: Math.round(bills / billPhase) } : {}),
+        reimport_s: +rerunS.toFixed(2), reimport_records_per_s: Math.round(records / rerunS), reimport_vs_parse: +(rerunS / parseS).toFixed(2),
+        errors: report.problems.length + again.problems.length, loadavg_at_start: loadavg, measured_at: new Date().toISOString(),
+      });
+    } finally {
+      await pool.end();
+      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    }
   }
 } finally {
-  await pool.end();
-  await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
   await c.end();
+  if (jsonDir) await fs.rm(jsonDir, { recursive: true, force: true });
 }
+const loadAfter = os.loadavg().map((x) => +x.toFixed(2));
 console.table(results);
+console.log(`load average (1, 5, 15 min) before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')} on ${os.availableParallelism()} CPUs`);
 await fs.mkdir(path.join(import.meta.dirname, 'results'), { recursive: true });
-await fs.writeFile(path.join(import.meta.dirname, 'results/import.json'), JSON.stringify({ measured_at: new Date().toISOString(), node: process.version, results }, null, 2) + '\n');
+const out = path.join(import.meta.dirname, 'results/import.json');
+// Cases not run this time keep their last result.
+const previous = await fs.readFile(out, 'utf8').then((x) => JSON.parse(x).results ?? []).catch(() => []);
+const merged = [...results, ...previous.filter((p) => !results.some((r) => r.importer === p.importer) && CASES.some((c) => c.name === p.importer))];
+await fs.writeFile(out, JSON.stringify({
+  measured_at: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(),
+  loadavg: { before: loadBefore, after: loadAfter, note: 'other processes on the machine share these CPUs; compare runs at similar load (each result carries the load average when it started; results of cases not run this time are kept from their own run)' },
+  definitions: {
+    bills_per_s: 'bill files / wall time of the whole import (people, bills with every part, roll calls with member votes)',
+    bill_phase_bills_per_s: 'bill files / wall time of the bill phase alone (bills with sponsors, history, texts, vote headers, subjects, committees)',
+    parse_only_s: 'the same files read and parsed (worker threads for LegiScan and Open States, as the importers do), nothing written',
+  },
+  results: merged,
+}, null, 2) + '\n');

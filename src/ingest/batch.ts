@@ -65,7 +65,9 @@ export class BatchWriter {
   private async begin(): Promise<PoolClient> {
     if (!this.client) this.client = await this.pool.connect();
     if (!this.open) {
-      await this.client.query('BEGIN');
+      // An import can always be run again (it is idempotent), so its commits need not wait for the
+      // WAL to reach disk: a crash loses at most the last batches, which the re-run writes.
+      await this.client.query('BEGIN; SET LOCAL synchronous_commit = off');
       this.open = true;
     }
     return this.client;
@@ -103,7 +105,7 @@ export class BatchWriter {
     this.items = [];
     this.done = [];
     this.changes = [];
-    await db.query('BEGIN');
+    await db.query('BEGIN; SET LOCAL synchronous_commit = off');
     for (const item of items) {
       await db.query('SAVEPOINT rec');
       const mark = this.changes.length;

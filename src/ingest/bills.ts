@@ -20,6 +20,19 @@ export interface BillRow {
   current_body_id: number; status_id: number; status_date: string | null; title: string; description: string; state_url: string;
   url: string; change_hash: string; summary: string | null; last_action: string | null; last_action_date: string | null;
   completed: number | null; pending_committee_id: number | null; legiscan_status: number | null; external_ids: Record<string, unknown>; source: string;
+  /** when the source last changed the bill / first listed it (ISO date or timestamp); unknown = import time */
+  updated?: string | null; created?: string | null;
+}
+
+/** A source's calendar date as the start of that day in UTC (timestamps pass through). */
+export const utcDay = (d: string | null): string | null => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T00:00:00Z` : d);
+
+/** The latest / earliest of some ISO dates (nulls ignored), for `updated` / `created` from a source. */
+export function latest(...d: (string | null | undefined)[]): string | null {
+  return d.reduce<string | null>((a, x) => (x && (!a || x > a) ? x : a), null);
+}
+export function earliest(...d: (string | null | undefined)[]): string | null {
+  return d.reduce<string | null>((a, x) => (x && (!a || x < a) ? x : a), null);
 }
 export interface SponsorRow { people_id: number; sponsor_order: number; sponsor_type_id: number; committee_sponsor: number; committee_id: number }
 export interface HistoryRow { date: string | null; action: string; body_id: number; major: number }
@@ -41,6 +54,10 @@ export interface BillRecord {
   sponsors: SponsorRow[]; history: HistoryRow[]; texts: TextRow[]; votes: VoteHeader[]; amendments: AmendmentRow[];
   supplements: SupplementRow[]; sasts: SastRow[]; subjects: RawSubject[]; calendar: CalendarRow[]; referrals: ReferralRow[];
 }
+
+// `updated` follows the source's own date (import time when it has none); `created` only ever
+// moves earlier, so a re-import without a source date keeps the first one.
+const SOURCE_DATES = 'updated = EXCLUDED.updated, created = LEAST(bills.created, EXCLUDED.created)';
 
 const BILL_COLS = ['state_id', 'session_id', 'bill_number', 'bill_number_key', 'bill_type_id', 'body_id', 'current_body_id', 'status_id',
   'status_date', 'title', 'description', 'state_url', 'url', 'change_hash', 'content_hash', 'summary', 'last_action', 'last_action_date',
@@ -65,15 +82,16 @@ async function writeBill(db: Queryable, rec: BillRecord, hash: string): Promise<
     ...b, bill_number_key: billNumberKey(b.bill_number), content_hash: hash,
     subject_names: rec.subjects.map((s) => s.name).join('; '), external_ids: JSON.stringify(b.external_ids),
   };
-  const params: unknown[] = [b.bill_id ?? null, rec.externalKey?.[1] ?? null, ...BILL_COLS.map((c) => row[c] ?? null)];
+  const params: unknown[] = [b.bill_id ?? null, rec.externalKey?.[1] ?? null, ...BILL_COLS.map((c) => row[c] ?? null), b.updated ?? null, b.created ?? null];
   const find = b.bill_id !== undefined ? 'bill_id = $1' : `external_ids ? '${rec.externalKey![0]}' AND external_ids->>'${rec.externalKey![0]}' = $2`;
   const gone = (t: string) => `DELETE FROM ${t} WHERE bill_id = (SELECT bill_id FROM up)`;
   const { rows } = await db.query<Written>(
     `WITH old AS (SELECT bill_id, status_id, content_hash FROM bills WHERE ${find}),
        id AS (SELECT coalesce((SELECT bill_id FROM old), $1::int, nextval('import_ids')::int) AS bill_id),
        up AS (INSERT INTO bills (bill_id, ${BILL_COLS.join(', ')}, updated, created)
-              VALUES ((SELECT bill_id FROM id), ${BILL_COLS.map((_, i) => `$${i + 3}`).join(', ')}, now(), now())
-              ON CONFLICT (bill_id) DO UPDATE SET ${BILL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated = now()
+              VALUES ((SELECT bill_id FROM id), ${BILL_COLS.map((_, i) => `$${i + 3}`).join(', ')},
+                      coalesce($${BILL_COLS.length + 3}::timestamptz, now()), coalesce($${BILL_COLS.length + 4}::timestamptz, $${BILL_COLS.length + 3}::timestamptz, now()))
+              ON CONFLICT (bill_id) DO UPDATE SET ${BILL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, ${SOURCE_DATES}
               WHERE bills.content_hash IS DISTINCT FROM EXCLUDED.content_hash
               RETURNING bill_id),
        ${['bill_sponsors', 'bill_history', 'bill_sasts', 'bill_calendar', 'bill_referrals', 'bill_topics'].map((t, i) => `d${i} AS (${gone(t)})`).join(', ')},
@@ -109,8 +127,17 @@ class BillGroup implements Group {
   }
 
   async flush(db: Queryable, w: BatchWriter): Promise<void> {
-    const work = this.pending;
+    const all = this.pending;
     this.pending = [];
+    if (!all.length) return;
+    // Hashes first (a few bytes per bill): a re-import of unchanged bills ships no bill rows at all.
+    const stored = new Map((await db.query<{ bill_id: number; content_hash: string }>(
+      'SELECT bill_id, content_hash FROM bills WHERE bill_id = ANY($1::int[])', [all.map((x) => x.rec.bill.bill_id)])).rows.map((r) => [r.bill_id, r.content_hash]));
+    const work = all.filter((x) => {
+      if (stored.get(x.rec.bill.bill_id!) !== x.hash) return true;
+      x.later.value = 'unchanged';
+      return false;
+    });
     if (!work.length) return;
     const input = work.map(({ rec, hash }) => ({
       ...rec.bill, bill_number_key: billNumberKey(rec.bill.bill_number), content_hash: hash, subject_names: rec.subjects.map((s) => s.name).join('; '),
@@ -120,8 +147,8 @@ class BillGroup implements Group {
       `WITH input AS (SELECT * FROM json_populate_recordset(NULL::bills, $1::json)),
          old AS (SELECT b.bill_id, b.status_id FROM bills b JOIN input USING (bill_id)),
          up AS (INSERT INTO bills (bill_id, ${BILL_COLS.join(', ')}, updated, created)
-                SELECT bill_id, ${BILL_COLS.join(', ')}, now(), now() FROM input
-                ON CONFLICT (bill_id) DO UPDATE SET ${BILL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated = now()
+                SELECT bill_id, ${BILL_COLS.join(', ')}, coalesce(updated, now()), coalesce(created, updated, now()) FROM input
+                ON CONFLICT (bill_id) DO UPDATE SET ${BILL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, ${SOURCE_DATES}
                 WHERE bills.content_hash IS DISTINCT FROM EXCLUDED.content_hash
                 RETURNING bill_id),
          ${['bill_sponsors', 'bill_history', 'bill_sasts', 'bill_calendar', 'bill_referrals', 'bill_topics'].map((t, i) => `d${i} AS (${gone(t)})`).join(', ')},
@@ -178,15 +205,18 @@ async function afterWrite(db: Queryable, rec: BillRecord, found: Written, subjec
 // document arrives separately and must survive; tallies missing from a header (older datasets)
 // keep what the roll call file wrote.
 const SPONSORS: TableSpec = { types: ['int', 'bigint', 'int', 'smallint', 'smallint', 'int'],
-  sql: 'INSERT INTO bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id) SELECT * FROM $COLS' };
+  sql: 'INSERT INTO bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id) SELECT * FROM $COLS',
+  copy: 'bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id)' };
 const HISTORY: TableSpec = { types: ['int', 'int', 'date', 'text', 'int', 'smallint'],
-  sql: 'INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major) SELECT * FROM $COLS' };
+  sql: 'INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major) SELECT * FROM $COLS',
+  copy: 'bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major)' };
 const SASTS: TableSpec = { types: ['int', 'smallint', 'int', 'text'],
   sql: 'INSERT INTO bill_sasts (bill_id, sast_type_id, sast_bill_id, sast_bill_number) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
 const CALENDAR: TableSpec = { types: ['int', 'text', 'smallint', 'date', 'text', 'text', 'text'],
   sql: 'INSERT INTO bill_calendar (bill_id, event_hash, event_type_id, event_date, event_time, event_location, event_desc) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
 const REFERRALS: TableSpec = { types: ['int', 'int', 'int', 'text', 'date'],
-  sql: 'INSERT INTO bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date) SELECT * FROM $COLS' };
+  sql: 'INSERT INTO bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date) SELECT * FROM $COLS',
+  copy: 'bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date)' };
 const SUBJECTS: TableSpec = { types: ['int', 'int'],
   sql: 'INSERT INTO bill_subjects (bill_id, subject_id) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
 const TOPICS: TableSpec = { types: ['int', 'int'],

@@ -4,6 +4,7 @@ import type { Queryable } from '../db/pool.js';
 import type { BatchWriter } from './batch.js';
 import type { TableSpec } from './buffer.js';
 import { contentHash } from './ids.js';
+import type { Reference } from './reference.js';
 import type { Outcome } from './report.js';
 
 export interface CommitteeRecord {
@@ -56,4 +57,20 @@ export async function upsertCommittee(db: Queryable, c: CommitteeRecord, w: Batc
   const id = rows[0]!.committee_id;
   w.buffer.add(MEMBERS, members.map((m) => [id, m.people_id, m.role]));
   return { committee_id: id, outcome: existing ? 'updated' : 'inserted' };
+}
+
+// LegiScan committees arrive inside bills (the one a bill is pending in, its referrals) with
+// LegiScan's own committee_id, which is what pending_committee_id and referrals point at: they are
+// created (or renamed) with the batch, so no bill points at a missing committee. A committee row of
+// another source that happens to hold the same id is left alone.
+const LEGISCAN_COMMITTEES: TableSpec = { types: ['int', 'smallint', 'int', 'text', 'text'], dedupe: 0,
+  sql: `INSERT INTO committees (committee_id, state_id, body_id, chamber, committee_name, committee_type, external_ids, source, updated)
+        SELECT c.id, c.st, c.body, c.chamber, c.name, 'standing', jsonb_build_object('legiscan_committee_id', c.id), 'legiscan', now()
+          FROM $COLS AS c(id, st, body, chamber, name)
+        ON CONFLICT (committee_id) DO UPDATE SET body_id = EXCLUDED.body_id, chamber = EXCLUDED.chamber, committee_name = EXCLUDED.committee_name, updated = now()
+        WHERE committees.source = 'legiscan'
+          AND (committees.body_id, committees.chamber, committees.committee_name) IS DISTINCT FROM (EXCLUDED.body_id, EXCLUDED.chamber, EXCLUDED.committee_name)` };
+
+export function queueLegiscanCommittees(w: BatchWriter, committees: { committee_id: number; state_id: number; body_id: number; name: string }[], ref: Reference): void {
+  w.buffer.add(LEGISCAN_COMMITTEES, committees.map((c) => [c.committee_id, c.state_id, c.body_id || null, ref.bodyById.get(c.body_id)?.body_short ?? '', c.name]));
 }

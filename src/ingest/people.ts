@@ -118,18 +118,21 @@ export function recordRow(rec: PersonRecord): Record<string, unknown> {
 }
 
 const blank = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+// 0 is "unknown" for these (party 0 is published as no party, role 0 as no role).
+const blankCol = (c: string, v: unknown) => blank(v) || ((c === 'party_id' || c === 'role_id') && Number(v) === 0);
 
 export function merge(existing: Row, rec: PersonRecord): Record<string, unknown> {
   const incoming = recordRow(rec);
   const out: Record<string, unknown> = {};
-  const owns = existing.source === rec.source || (existing.import_hash === 'stub' && !rec.stub);
+  // A placeholder over a placeholder only fills blanks (a sponsor record naming a voter seen first).
+  const owns = !(rec.stub && existing.import_hash === 'stub') && (existing.source === rec.source || (existing.import_hash === 'stub' && !rec.stub));
   for (const c of COLS) out[c] = existing[c];
   for (const c of COLS) {
     if (c === 'external_ids' || c === 'source' || c === 'import_hash') continue;
     const descriptive = (DESCRIPTIVE as readonly string[]).includes(c);
     // The owner rewrites descriptive fields; ids are only ever added, never blanked.
     if (owns && (descriptive || !blank(incoming[c]))) out[c] = incoming[c];
-    else if (blank(existing[c]) && !blank(incoming[c])) out[c] = incoming[c];
+    else if (blankCol(c, existing[c]) && !blankCol(c, incoming[c])) out[c] = incoming[c];
   }
   if (existing.import_hash === 'stub' && !rec.stub) {
     out.source = rec.source;
@@ -146,7 +149,7 @@ export async function upsertPerson(db: Queryable, rec: PersonRecord): Promise<{ 
   const derived = derivedId(rec);
   const rows = await candidates(db, rec, derived);
   const existing = findExisting(rows, rec);
-  if (existing && rec.stub) return { people_id: existing.people_id, outcome: 'unchanged' };
+  if (existing && rec.stub && existing.import_hash !== 'stub') return { people_id: existing.people_id, outcome: 'unchanged' };
   const row = existing ? merge(existing, rec) : recordRow(rec);
   if (existing && contentHash(comparable(row)) === contentHash(comparable(existing))) return { people_id: existing.people_id, outcome: 'unchanged' };
   const id = existing?.people_id ?? (await newPeopleId(db, rec, derived !== undefined && rows.some((r) => Number(r.people_id) === derived)));

@@ -30,6 +30,8 @@ export class ImportReport {
   readonly counts = new Map<string, Counts>();
   readonly problems: Problem[] = [];
   readonly skippedReasons = new Map<string, number>();
+  /** wall seconds per phase of the import (e.g. one per LegiScan folder), for benchmarks */
+  readonly phases = new Map<string, number>();
   private done = 0;
   private total = 0;
   private readonly started = Date.now();
@@ -116,6 +118,11 @@ export class ImportReport {
     this.bar = undefined;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** Adds the wall time since `since` (performance.now()) to a phase. */
+  phase(name: string, since: number): void {
+    this.phases.set(name, (this.phases.get(name) ?? 0) + (performance.now() - since) / 1000);
   }
 
   elapsedSeconds(): number {

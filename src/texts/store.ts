@@ -19,11 +19,14 @@ export async function computePair(db: Queryable, fromId: number, toId: number): 
   )).rows;
   const from = texts.find((t) => t.text_id === fromId);
   const to = texts.find((t) => t.text_id === toId);
-  if (!from || !to || from.bill_id !== to.bill_id) {
-    await db.query('DELETE FROM text_diff_queue WHERE from_text_id = $1 AND to_text_id = $2', [fromId, toId]);
+  // A text whose document is absent (metadata only) has nothing to compare: comparing it as ''
+  // would publish two missing documents as identical (whitespace-only, similarity 1).
+  if (!from || !to || from.bill_id !== to.bill_id || from.content === null || to.content === null) {
+    await db.query(`WITH q AS (DELETE FROM text_diff_queue WHERE from_text_id = $1 AND to_text_id = $2)
+                    DELETE FROM text_changes WHERE from_text_id = $1 AND to_text_id = $2`, [fromId, toId]);
     return false;
   }
-  const s = computeTextChange(from.content ?? '', to.content ?? '', { from: `text/${fromId}`, to: `text/${toId}` });
+  const s = computeTextChange(from.content, to.content, { from: `text/${fromId}`, to: `text/${toId}` });
   await db.query(
     `WITH done AS (DELETE FROM text_diff_queue WHERE from_text_id = $2 AND to_text_id = $3)
      INSERT INTO text_changes (bill_id, from_text_id, to_text_id, from_type_id, to_type_id, from_created, to_created,
@@ -51,13 +54,14 @@ export async function enqueuePair(db: Queryable, billId: number, fromId: number,
   );
 }
 
-/** Queues every consecutive pair of these bills that has no computed change yet. */
+/** Queues every consecutive pair of these bills that has no computed change yet (both documents present). */
 export async function queueMissingPairs(db: Queryable, billIds: number[]): Promise<number> {
   if (billIds.length === 0) return 0;
   const r = await db.query(
     `INSERT INTO text_diff_queue (from_text_id, to_text_id, bill_id)
      SELECT p.from_text_id, p.to_text_id, p.bill_id FROM (${CONSECUTIVE_PAIRS_SQL}) p
      WHERE p.from_text_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM bill_texts t WHERE t.text_id IN (p.from_text_id, p.to_text_id) AND t.content IS NULL)
        AND NOT EXISTS (SELECT 1 FROM text_changes tc WHERE tc.from_text_id = p.from_text_id AND tc.to_text_id = p.to_text_id)
      ON CONFLICT DO NOTHING`,
     [billIds],

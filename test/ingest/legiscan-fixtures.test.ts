@@ -111,6 +111,22 @@ describe('LegiScan import on fixtures', () => {
     expect(await changes()).toHaveLength(5);
   });
 
+  it('text documents go in per batch: decoded, the new version queued for its diff, one of an unknown bill skipped, a re-import unchanged', async () => {
+    const doc = (id: number, bill: number, date: string, html: string) => JSON.stringify({ text: { doc_id: id, bill_id: bill, date, type: 'Engrossed', type_id: 4, mime: 'text/html', mime_id: 1, doc: Buffer.from(html).toString('base64') } });
+    const root = await writeDataset('v2texts', 2, {
+      'text/880002.json': doc(880002, 777001, '2024-02-01', '<p>Section 1. Farm roads and bridges.</p>'),
+      'text/880009.json': doc(880009, 123456, '2024-02-01', '<p>Elsewhere.</p>'),
+    });
+    const first = await importLegiscan(db.pool, root);
+    expect(first.get('texts')).toMatchObject({ updated: 1, unchanged: 1, skipped: 1, errors: 0 });
+    const t = (await db.pool.query('SELECT content, word_count, size_bytes FROM bill_texts WHERE text_id = 880002')).rows[0];
+    expect(t).toEqual({ content: 'Section 1. Farm roads and bridges.\n', word_count: 6, size_bytes: Buffer.byteLength('<p>Section 1. Farm roads and bridges.</p>') });
+    expect((await db.pool.query('SELECT from_text_id, to_text_id FROM text_diff_queue WHERE bill_id = 777001')).rows).toEqual([{ from_text_id: 880001, to_text_id: 880002 }]);
+    expect((await db.pool.query('SELECT 1 FROM bill_texts WHERE text_id = 880009')).rowCount).toBe(0);
+    const again = await importLegiscan(db.pool, root);
+    expect(again.get('texts')).toMatchObject({ inserted: 0, updated: 0, unchanged: 2, skipped: 1 });
+  });
+
   it('reports malformed files with file and field, skips them and imports the rest', async () => {
     const root = await writeDataset('bad', 1, {
       'bill/BROKEN.json': '{"bill": {"bill_id": 1,',

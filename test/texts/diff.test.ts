@@ -143,4 +143,23 @@ describe('/changes and /diff', () => {
     expect((await pool.query('SELECT count(*)::int AS n FROM text_changes WHERE from_text_id = $1 AND to_text_id = $2', [T.v1, T.v2])).rows[0].n).toBe(1);
     expect(await computePair(pool, T.v1, 211)).toBe(false);
   });
+  it('versions listed without their document are never compared: /diff says so, /changes leaves them out, a stale result is removed', async () => {
+    const pool = r.t.db.pool;
+    await pool.query(`INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, content) VALUES
+      (221, $1, 1, '2026-04-01', NULL), (222, $1, 5, '2026-05-01', NULL)`, [F.bills.sb25]);
+    const res = await r.get(`/v1/bills/${F.bills.sb25}/diff?from=222&to=221`);
+    expect(res.status).toBe(404);
+    expect(res.body.error).toMatchObject({ code: 'not_found', reason: 'document_absent', absent_text_ids: [221, 222] });
+    expect(res.body.error.message).toMatch(/not available/);
+    // Neither the worker's discovery nor a direct computation stores "identical" for them.
+    await runDiffRound(pool);
+    expect(await computePair(pool, 221, 222)).toBe(false);
+    expect(await computePair(pool, 212, 221)).toBe(false);
+    expect((await pool.query('SELECT count(*)::int AS n FROM text_changes WHERE 221 IN (from_text_id, to_text_id) OR 222 IN (from_text_id, to_text_id)')).rows[0].n).toBe(0);
+    const all = await r.get(`/v1/bills/${F.bills.sb25}/changes?include_whitespace=1`);
+    expect(all.body.data.map((x: any) => [x.from_text_id, x.to_text_id])).toEqual([[211, 212]]);
+    // One document present, the other absent: still nothing to compare.
+    const half = await r.get(`/v1/bills/${F.bills.sb25}/diff?from=212&to=221`);
+    expect(half.body.error).toMatchObject({ code: 'not_found', reason: 'document_absent', absent_text_ids: [221] });
+  });
 });

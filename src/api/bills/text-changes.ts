@@ -34,7 +34,7 @@ export async function textChangeRoutes(app: FastifyInstance) {
     schema: {
       operationId: 'listBillTextChanges',
       summary: 'Changes between consecutive text versions of a bill',
-      description: 'Oldest first. One element per pair of consecutive versions (ordered by text_date, then text_id) that the diff worker has computed; pairs not yet computed are absent until it does. Whitespace-only changes (including re-publication of an identical text) are excluded unless include_whitespace=1.',
+      description: 'Oldest first. One element per pair of consecutive versions (ordered by text_date, then text_id) that the diff worker has computed; pairs not yet computed are absent until it does, and pairs where either version has no document (listed by the source without its content) are never computed, so they never appear. Whitespace-only changes (including re-publication of an identical text) are excluded unless include_whitespace=1.',
       tags: ['Bills'],
       params: BillParams,
       querystring: ChangesQuery,
@@ -61,7 +61,7 @@ export async function textChangeRoutes(app: FastifyInstance) {
     schema: {
       operationId: 'getBillTextDiff',
       summary: 'Unified diff between two text versions of a bill',
-      description: 'from and to are text_id values of this bill (any two versions). 400 when either is missing or not an integer; 404 not_found for a missing bill or a text of another bill; 404 diff_not_computed when the pair has not been processed yet: it is queued and a retry a few seconds later succeeds. Unified diffs are capped at 200 KB (diff_truncated).',
+      description: 'from and to are text_id values of this bill (any two versions). 400 when either is missing or not an integer; 404 not_found for a missing bill or a text of another bill; 404 not_found with reason document_absent (and absent_text_ids) when either version is listed without its document (metadata only): there is nothing to compare; 404 diff_not_computed when the pair has not been processed yet: it is queued and a retry a few seconds later succeeds. Unified diffs are capped at 200 KB (diff_truncated).',
       tags: ['Bills'],
       params: BillParams,
       querystring: DiffQuery,
@@ -78,8 +78,16 @@ export async function textChangeRoutes(app: FastifyInstance) {
     )).rows[0];
     if (row) return { data: row };
     if (!(await billExists(app.dbRead, billId))) throw notFound(`No bill with id ${billId}.`);
-    const owned = (await app.dbRead.query<{ n: number }>('SELECT count(*)::int AS n FROM bill_texts WHERE bill_id = $1 AND text_id = ANY($2::int[])', [billId, [from, to]])).rows[0].n;
-    if (owned < (from === to ? 1 : 2)) throw notFound(`Text ${from} or ${to} does not belong to bill ${billId}.`);
+    const owned = (await app.dbRead.query<{ text_id: number; absent: boolean }>(
+      'SELECT text_id, content IS NULL AS absent FROM bill_texts WHERE bill_id = $1 AND text_id = ANY($2::int[])', [billId, [from, to]])).rows;
+    if (owned.length < (from === to ? 1 : 2)) throw notFound(`Text ${from} or ${to} does not belong to bill ${billId}.`);
+    // Listed versions whose documents the source did not deliver cannot be compared: say so,
+    // rather than diff two empty strings into "identical".
+    const absent = owned.filter((t) => t.absent).map((t) => t.text_id).sort((a, b) => a - b);
+    if (absent.length) {
+      throw new ApiError('not_found', `The document of text ${absent.join(' and ')} is not available (the source lists the version without its content), so there is nothing to compare.`,
+        { reason: 'document_absent', absent_text_ids: absent });
+    }
     await enqueuePair(app.db, billId, from, to);
     throw new ApiError('diff_not_computed', `The diff from text ${from} to text ${to} has not been computed yet; it is queued, retry in a few seconds.`);
   });

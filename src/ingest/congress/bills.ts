@@ -9,10 +9,11 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
 import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
-import { nextId } from '../ids.js';
-import { splitPublishedName } from '../names.js';
-import { upsertPerson } from '../people.js';
-import { PARTY_NAMES, partyId } from '../reference.js';
+import { contentHash, nextId } from '../ids.js';
+import { latest, utcDay } from '../bills.js';
+import { congressPerson, type PeopleCache } from './people.js';
+import { amendments, referrals, resolveRelatedBills, type CommitteeCache } from './parts.js';
+import { congressSession } from './session.js';
 import { readAhead } from '../readahead.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 import { upsertRollCall } from '../rollcalls.js';
@@ -45,39 +46,13 @@ async function dataFiles(dir: string, out: string[] = []): Promise<string[]> {
 }
 
 /** Run-level caches: people by member id, sessions by congress, committees by THOMAS code. */
-interface Cache { people: Map<string, number>; sessions: Map<number, number>; committees: Map<string, number> }
-
-async function congressPerson(db: Queryable, cache: Cache, scheme: 'bioguide' | 'lis', id: string, name: string, first: string, last: string, party: string, state: string): Promise<number> {
-  const known = cache.people.get(`${scheme}:${id}`);
-  if (known !== undefined) return known;
-  const split = first || last ? { first_name: first.trim(), last_name: last.trim(), middle_name: '', suffix: '', nickname: '' } : splitPublishedName(name);
-  const pid = partyId(party);
-  const { people_id } = await upsertPerson(db, {
-    source: 'congress', ids: { [scheme]: id }, state_id: 52, role_id: scheme === 'lis' ? 2 : 1, chamber: scheme === 'lis' ? 'Senate' : 'House',
-    body_id: scheme === 'lis' ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] ?? '', name: name || `${first} ${last}`.trim(), ...split,
-    district: state, active: true, stub: true,
-  });
-  cache.people.set(`${scheme}:${id}`, people_id);
-  return people_id;
-}
+interface Cache { people: PeopleCache; sessions: Map<number, number>; committees: CommitteeCache }
 
 async function sessionFor(db: Queryable, cache: Cache, congress: number): Promise<number> {
   const known = cache.sessions.get(congress);
   if (known !== undefined) return known;
-  const id = await findOrCreateSession(db, congress);
+  const id = await congressSession(db, congress);
   cache.sessions.set(congress, id);
-  return id;
-}
-
-async function findOrCreateSession(db: Queryable, congress: number): Promise<number> {
-  const found = await db.query<{ session_id: number }>(`SELECT session_id FROM sessions WHERE source = 'congress' AND session_tag = $1`, [String(congress)]);
-  if (found.rows[0]) return found.rows[0].session_id;
-  const id = await nextId(db);
-  const start = 1787 + congress * 2;
-  await db.query(
-    `INSERT INTO sessions (session_id, state_id, year_start, year_end, session_tag, session_title, session_name, source) VALUES ($1, 52, $2, $3, $4, $5, $5, 'congress')`,
-    [id, start, start + 1, String(congress), `${congress}th Congress`],
-  );
   return id;
 }
 
@@ -96,36 +71,32 @@ async function billRecord(db: Queryable, cache: Cache, d: Obj): Promise<BillReco
   const sponsorList = [d.sponsor as Obj | null, ...((d.cosponsors as Obj[] | undefined) ?? []).filter((c) => !c.withdrawn_at)].filter((x): x is Obj => !!x?.bioguide_id);
   const sponsors = [];
   for (const [i, sp] of sponsorList.entries()) {
-    sponsors.push({ people_id: await congressPerson(db, cache, 'bioguide', s(sp.bioguide_id), s(sp.name), '', '', '', s(sp.state)), sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
+    const people_id = await congressPerson(db, cache.people, { scheme: 'bioguide', id: s(sp.bioguide_id), name: s(sp.name), first: '', last: '', party: '', state: s(sp.state), district: sp.district });
+    sponsors.push({ people_id, sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
   }
   const actions = (d.actions as Obj[] | undefined) ?? [];
   const history = actions.map((a) => ({ date: s(a.acted_at).slice(0, 10) || null, action: s(a.text), body_id: body, major: s(a.type) === 'action' ? 0 : 1 }));
-  const referrals = [];
-  for (const c of (d.committees as Obj[] | undefined) ?? []) {
-    if (!(c.activity as string[] | undefined)?.includes('referral')) continue;
-    const code = s(c.committee_id) + s(c.subcommittee_id);
-    let cid = cache.committees.get(code);
-    if (cid === undefined) {
-      cid = (await db.query<{ committee_id: number }>(`SELECT committee_id FROM committees WHERE external_ids ? 'thomas_id' AND external_ids->>'thomas_id' = $1`, [code])).rows[0]?.committee_id ?? 0;
-      cache.committees.set(code, cid);
-    }
-    referrals.push({ committee_id: cid, name: s(c.subcommittee) ? `${s(c.committee)}: ${s(c.subcommittee)}` : s(c.committee), date: null });
-  }
+  const refs = await referrals(db, cache.committees, d);
   const status = s(d.status);
   const status_id = congressStatus(status);
   const subjects = [...new Set([s(d.subjects_top_term), ...((d.subjects as string[] | undefined) ?? [])].filter(Boolean))].map((name) => ({ name }));
   const last = history[history.length - 1];
+  // Resolved to cross-references once every bill is written (resolveRelatedBills).
+  const related = ((d.related_bills as Obj[] | undefined) ?? []).filter((r) => s(r.type) === 'bill' && s(r.bill_id))
+    .map((r) => ({ bill_id: s(r.bill_id), reason: s(r.reason) }));
   return {
     externalKey: ['congress_bill_id', s(d.bill_id)],
     bill: {
       state_id: 52, session_id, bill_number: `${type.toUpperCase()}${s(d.number)}`, bill_type_id: TYPES[type]!, body_id: body, current_body_id: body, status_id,
       status_date: s(d.status_at).slice(0, 10) || null, title: s(d.short_title) || s(d.popular_title) || s(d.official_title), description: s(d.official_title),
       state_url: `https://www.congress.gov/bill/${s(d.congress)}th-congress/${type.startsWith('s') ? 'senate' : 'house'}-${type === 'hr' || type === 's' ? 'bill' : type.includes('jres') ? 'joint-resolution' : type.includes('conres') ? 'concurrent-resolution' : 'resolution'}/${s(d.number)}`,
-      url: s(d.url), change_hash: '', summary: s((d.summary as Obj | null)?.text) || null, last_action: last?.action ?? null, last_action_date: last?.date ?? null,
+      url: s(d.url), change_hash: contentHash(d), summary: s((d.summary as Obj | null)?.text) || null, last_action: last?.action ?? null, last_action_date: last?.date ?? null,
       completed: status_id >= 5 || status_id === 4 && type.endsWith('res') && !type.includes('j') ? 1 : 0, pending_committee_id: null, legiscan_status: null,
-      external_ids: { congress_bill_id: s(d.bill_id), congress_status: status }, source: 'congress',
+      external_ids: { congress_bill_id: s(d.bill_id), congress_status: status, related_bills: related }, source: 'congress',
+      // The source's dates: last change of the record, and introduction.
+      updated: s(d.updated_at) || utcDay(latest(s(d.status_at).slice(0, 10) || null, last?.date)), created: utcDay(s(d.introduced_at).slice(0, 10) || null),
     },
-    sponsors, history, texts: [], votes: [], amendments: [], supplements: [], sasts: [], subjects, calendar: [], referrals,
+    sponsors, history, texts: [], votes: [], amendments: await amendments(db, s(d.bill_id), d), supplements: [], sasts: [], subjects, calendar: [], referrals: refs,
   };
 }
 
@@ -170,6 +141,7 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
         }
       }
       await writer.commit();
+      if (pass === 'bills') await resolveRelatedBills(pool);
     }
     await subjects.refreshCounts(pool);
   } finally {
@@ -193,7 +165,10 @@ async function vote(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): Promis
     const vote_id = VOTE_IDS[option.toLowerCase()] ?? 3;
     for (const m of list) {
       if (!m || typeof m !== 'object' || !m.id) continue; // "VP" tie-breakers carry no member id
-      const people_id = await congressPerson(db, cache, senate ? 'lis' : 'bioguide', s(m.id), s(m.display_name).replace(/\s*\(.*\)$/, ''), s(m.first_name), s(m.last_name), s(m.party), s(m.state));
+      const people_id = await congressPerson(db, cache.people, {
+        scheme: senate ? 'lis' : 'bioguide', id: s(m.id), name: s(m.display_name).replace(/\s*\(.*\)$/, ''), first: s(m.first_name), last: s(m.last_name),
+        party: s(m.party), state: s(m.state), district: undefined,
+      });
       members.push({ people_id, vote_id });
       tally[(['', 'yea', 'nay', 'nv', 'absent'] as const)[vote_id] as 'yea']++;
     }

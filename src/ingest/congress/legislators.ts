@@ -9,6 +9,7 @@ import { memberRole, upsertCommittee } from '../committees.js';
 import { queuePerson } from '../people-group.js';
 import type { PersonRecord } from '../people.js';
 import { PARTY_NAMES, partyId } from '../reference.js';
+import { houseDistrict } from './people.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 
 type Obj = Record<string, unknown>;
@@ -24,6 +25,7 @@ export function mapLegislator(m: Obj): PersonRecord {
   const sen = term.type === 'sen';
   const pid = partyId(s(term.party));
   const extra: Record<string, string> = {};
+  if (term.state) extra.state = s(term.state);
   for (const k of ['thomas', 'govtrack', 'icpsr', 'wikidata', 'cspan', 'house_history', 'maplight', 'google_entity_id', 'pictorial']) if (id[k] !== undefined) extra[k] = s(id[k]);
   return {
     source: 'congress-legislators',
@@ -31,7 +33,7 @@ export function mapLegislator(m: Obj): PersonRecord {
       ballotpedia: s(id.ballotpedia) || undefined, fec: (Array.isArray(id.fec) ? id.fec : []).map(String) },
     extra, state_id: 52, role_id: sen ? 2 : 1, chamber: sen ? 'Senate' : 'House', body_id: sen ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] || s(term.party),
     name: s(name.official_full) || `${s(name.first)} ${s(name.last)}`.trim(), first_name: s(name.first), middle_name: s(name.middle), last_name: s(name.last),
-    suffix: s(name.suffix), nickname: s(name.nickname), district: sen ? s(term.state) : `${s(term.state)}-${term.district === 0 ? 'AL' : s(term.district)}`, active: true,
+    suffix: s(name.suffix), nickname: s(name.nickname), district: sen ? '' : houseDistrict(term.district), active: true,
   };
 }
 

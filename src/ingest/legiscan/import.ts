@@ -7,12 +7,17 @@ import { BatchWriter } from '../batch.js';
 import { upsertBill } from '../bills.js';
 import { queuePerson } from '../people-group.js';
 import { upsertPerson } from '../people.js';
+import { splitPublishedName } from '../names.js';
+import { queueLegiscanCommittees } from '../committees.js';
 import { loadReference, type Reference } from '../reference.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
-import { upsertRollCall, upsertTextDocument } from '../rollcalls.js';
+import { upsertRollCall } from '../rollcalls.js';
+import { queueTextDocument } from '../texts.js';
 import { upsertSession } from '../sessions.js';
+import { legiscanSession } from './session.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
-import { FOLDERS, countFiles, datasetRoots, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
+import { ParsePool } from '../parse-pool.js';
+import { FOLDERS, countFiles, datasetRoots, firstPayload, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
 
 type Obj = Record<string, unknown>;
 const ENTITY: Record<Folder, string> = { people: 'people', bill: 'bills', vote: 'roll_calls', text: 'texts', amendment: 'amendments', supplement: 'supplements' };
@@ -36,11 +41,13 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
   if (!isZip) report.expect(await countFiles(roots));
   const ctx = { pool, ref, subjects, writer, report, peopleMap, sessions, bills };
+  const parsers = new ParsePool();
   try {
     for (const root of roots) {
       const state = isZip ? 0 : await datasetState(root, ref);
       for (const folder of FOLDERS) {
-        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder);
+        const started = performance.now();
+        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder, parsers);
         for await (const p of source) {
           if (isZip) report.expect(1);
           await handle(ctx, p, state);
@@ -48,11 +55,13 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
         }
         // Roll call and text files read what the bill files wrote (parts, tallies): commit first.
         await writer.commit();
+        report.phase(ENTITY[folder], started);
       }
     }
     await writer.commit();
     await subjects.refreshCounts(pool);
   } finally {
+    await parsers.close();
     await writer.close();
     report.finish();
   }
@@ -68,12 +77,8 @@ interface Ctx {
 
 /** The dataset's state, read from its first bill: the older XML people files carry none. */
 async function datasetState(root: string, ref: Reference): Promise<number> {
-  for await (const p of readFolder(root, 'bill')) {
-    if (!p.data) continue;
-    const id = num(p.data.state_id) || ref.stateByAbbr.get(str(p.data.state).toUpperCase()) || 0;
-    if (id) return id;
-  }
-  return 0;
+  const data = await firstPayload(root, 'bill');
+  return data ? num(data.state_id) || ref.stateByAbbr.get(str(data.state).toUpperCase()) || 0 : 0;
 }
 
 async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
@@ -85,7 +90,7 @@ async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
     case 'people': return ctx.writer.run(entity, file, async (_db, w) => person(ctx, w, data, state));
     case 'bill': return ctx.writer.run(entity, file, (db, w) => bill(ctx, db, w, data));
     case 'vote': return ctx.writer.run(entity, file, (db, w) => rollCall(ctx, db, w, data));
-    case 'text': return ctx.writer.run(entity, file, (db, w) => text(db, w, data));
+    case 'text': return ctx.writer.run(entity, file, async (_db, w) => text(w, data));
     default: return ctx.report.skip(entity, 'documents of this kind are not stored (metadata comes with the bill)');
   }
 }
@@ -97,13 +102,19 @@ function person(ctx: Ctx, w: BatchWriter, data: Obj, state: number) {
   return queuePerson(w, rec, (id) => ctx.peopleMap.set(rec.legiscan_id!, id));
 }
 
-/** people_id for a LegiScan id seen in a reference, creating a placeholder person if unknown. */
-async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number): Promise<number> {
+/**
+ * people_id for a LegiScan id seen in a reference (sponsor, member vote) whose person file is not
+ * in the dataset: a placeholder carrying what the reference says (a sponsor's name and role, a
+ * voter's chamber). A name is never invented: unknown stays empty until a record brings it.
+ */
+async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number, chamberBody?: number): Promise<number> {
   const lid = need(p, 'people_id');
   const known = ctx.peopleMap.get(lid);
   if (known) return known;
-  const rec = mapPerson({ ...p, state_id: num(p.state_id) || stateId }, stateId, ctx.ref);
-  if (!rec.name) rec.name = `LegiScan person ${lid}`;
+  const role = num(p.role_id) || (chamberBody ? ctx.ref.bodyById.get(chamberBody)?.role_id ?? 0 : 0);
+  const rec = mapPerson({ ...p, state_id: num(p.state_id) || stateId, role_id: role }, stateId, ctx.ref);
+  if (!rec.name) rec.name = [rec.first_name, rec.middle_name, rec.last_name, rec.suffix].filter(Boolean).join(' ');
+  else if (!rec.first_name && !rec.last_name) Object.assign(rec, splitPublishedName(rec.name), { name: rec.name });
   rec.stub = true;
   const { people_id } = await upsertPerson(db, rec);
   ctx.peopleMap.set(lid, people_id);
@@ -112,20 +123,17 @@ async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number): Prom
 
 async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: Obj) {
   const stateId = num(data.state_id) || ctx.ref.stateByAbbr.get(str(data.state).toUpperCase()) || 0;
-  // Map first (a malformed bill fails before any write), then create placeholder sponsors.
-  mapBill(data, ctx.ref, () => 0);
-  for (const s of list(data.sponsors)) await personRef(ctx, db, s, stateId);
-  const { record, session } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id)!);
+  // Map first (a malformed bill fails before any write), then create placeholder sponsors for
+  // people the dataset has no file for, and put their ids in.
+  const { record, session, committees } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id) ?? 0);
+  const listed = list(data.sponsors);
+  for (const [i, sp] of record.sponsors.entries()) if (!sp.people_id) sp.people_id = await personRef(ctx, db, listed[i]!, stateId);
   const sid = record.bill.session_id;
   if (!ctx.sessions.has(sid)) {
-    const year = num(session.year_start) || Number(/\b(19|20)\d{2}\b/.exec(str(session.session_name))?.[0] ?? (record.bill.status_date ?? '').slice(0, 4)) || 0;
-    await upsertSession(db, {
-      session_id: sid, state_id: record.bill.state_id, year_start: year, year_end: num(session.year_end) || year, special: num(session.special),
-      session_tag: str(session.session_tag), session_title: str(session.session_title) || str(session.session_name), session_name: str(session.session_name),
-      sine_die: num(session.sine_die), prior: num(session.prior), source: 'legiscan',
-    });
+    await upsertSession(db, legiscanSession(session, record.bill, ctx.ref));
     ctx.sessions.add(sid);
   }
+  queueLegiscanCommittees(w, committees, ctx.ref);
   const outcome = await upsertBill(db, record, ctx.subjects, w);
   ctx.bills.set(record.bill.bill_id!, { state_id: record.bill.state_id, body_id: record.bill.body_id });
   return outcome;
@@ -137,28 +145,29 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   const b = ctx.bills.get(bill_id) ?? (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
   if (!b) return { skip: 'its bill is not in this dataset or the database' };
   const members = [];
+  const body = num(r.chamber_id) || bodyFromDesc(str(r.desc), b.state_id, b.body_id, ctx.ref);
   for (const v of list(r.votes)) {
-    const people_id = await personRef(ctx, db, v, b.state_id);
+    const people_id = ctx.peopleMap.get(num(v.people_id)) ?? await personRef(ctx, db, v, b.state_id, body);
     members.push({ people_id, vote_id: num(v.vote_id) || VOTE_IDS[str(v.vote_text).toLowerCase()] || 3 });
   }
   const desc = str(r.desc);
   const tally = (k: string) => num(r[k]);
   return upsertRollCall(db, {
-    roll_call_id: need(r, 'roll_call_id'), bill_id, body_id: num(r.chamber_id) || bodyFromDesc(desc, b.state_id, b.body_id, ctx.ref), date: date(r.date), desc,
+    roll_call_id: need(r, 'roll_call_id'), bill_id, body_id: body, date: date(r.date), desc,
     yea: tally('yea'), nay: tally('nay'), nv: tally('nv'), absent: tally('absent'), total: num(r.total) || tally('yea') + tally('nay') + tally('nv') + tally('absent'),
     passed: num(r.passed), state_url: str(r.state_link), external_ids: {}, members,
   }, w);
 }
 
-async function text(db: Queryable, w: BatchWriter, t: Obj) {
+function text(w: BatchWriter, t: Obj) {
   const doc = str(t.doc);
   if (!doc) throw new RecordError('missing doc', 'doc');
   const m = mimeId(t);
-  need(t, 'doc_id');
-  if (!(await db.query('SELECT 1 FROM bills WHERE bill_id = $1', [need(t, 'bill_id')])).rowCount) return { skip: 'its bill is not in this dataset or the database' };
+  const text_id = need(t, 'doc_id');
+  const bill_id = need(t, 'bill_id');
   const decoded = decodeDocument(doc, m, str(t.mime));
-  return upsertTextDocument(db, {
-    text_id: need(t, 'doc_id'), bill_id: need(t, 'bill_id'), type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: m,
+  return queueTextDocument(w, {
+    text_id, bill_id, type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: m,
     size: num(t.text_size) || decoded.size, hash: str(t.text_hash) || decoded.hash, state_url: str(t.state_link), content: decoded.text,
-  }, w);
+  });
 }

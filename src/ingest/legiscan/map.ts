@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Reference } from '../reference.js';
 import { PARTY_NAMES, idText, partyId } from '../reference.js';
-import type { BillRecord, VoteHeader } from '../bills.js';
+import { earliest, latest, utcDay, type BillRecord, type VoteHeader } from '../bills.js';
 import type { PersonRecord } from '../people.js';
 import { RecordError } from '../report.js';
 import { ladderFromLegiscan } from './status-map.js';
@@ -75,7 +75,8 @@ export function mapPerson(p: Obj, stateId: number, ref: Reference): PersonRecord
   };
 }
 
-export interface LegiscanBill { record: BillRecord; session: Obj; sponsorPeople: Obj[] }
+export interface PendingCommittee { committee_id: number; state_id: number; body_id: number; name: string }
+export interface LegiscanBill { record: BillRecord; session: Obj; sponsorPeople: Obj[]; committees: PendingCommittee[] }
 
 export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) => number): LegiscanBill {
   const bill_id = need(b, 'bill_id');
@@ -105,13 +106,21 @@ export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) =
       total: has ? num(v.total, num(v.yea) + num(v.nay) + num(v.nv) + num(v.absent)) : null, passed: num(v.passed), state_url: str(v.state_link),
     };
   });
+  const texts = list(b.texts).map((t) => ({ text_id: need(t, 'doc_id'), type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: mimeId(t), size: num(t.text_size), state_url: str(t.state_link), hash: str(t.text_hash) }));
+  const progressDates = list(b.progress).map((p) => date(p.date));
+  const datesSeen = [date(b.status_date), ...history.map((h) => h.date), ...progressDates, ...texts.map((t) => t.date), ...votes.map((v) => v.date)];
   const record: BillRecord = {
     bill: {
       bill_id, state_id, session_id, bill_number, bill_type_id: num(b.bill_type_id) || BILL_TYPES[str(b.bill_type)] || 1, body_id,
       current_body_id: num(b.current_body_id) || body_id, status_id, status_date: date(b.status_date), title: str(b.title), description: str(b.description),
-      state_url: str(b.state_link), url: str(b.url), change_hash: str(b.change_hash), summary: null, last_action: last?.action ?? null,
+      // LegiScan has no abstract beyond `description` (the long title, "An Act To …"): it is the summary.
+      state_url: str(b.state_link), url: str(b.url), change_hash: str(b.change_hash), summary: str(b.summary) || str(b.description) || null, last_action: last?.action ?? null,
       last_action_date: last?.date ?? null, completed: b.completed === undefined ? null : num(b.completed), pending_committee_id: pending,
       legiscan_status, external_ids: { legiscan_bill_id: bill_id, progress }, source: 'legiscan',
+      // The bill's own dates, so a 2014 bill never ranks as newly updated: LegiScan's fields when
+      // a payload carries them, else the latest / earliest date among status, history, progress,
+      // texts and votes.
+      updated: utcDay(date(b.updated) ?? latest(...datesSeen, date(b.last_action_date))), created: utcDay(date(b.created) ?? earliest(...datesSeen)),
     },
     sponsors: sponsors.map((s, i) => ({
       people_id: peopleId(need(s, 'people_id')), sponsor_order: num(s.sponsor_order, i + 1),
@@ -119,7 +128,7 @@ export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) =
       sponsor_type_id: num(s.sponsor_type_id) === 2 ? 2 : 1, committee_sponsor: num(s.committee_sponsor), committee_id: num(s.committee_id),
     })),
     history,
-    texts: list(b.texts).map((t) => ({ text_id: need(t, 'doc_id'), type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: mimeId(t), size: num(t.text_size), state_url: str(t.state_link), hash: str(t.text_hash) })),
+    texts,
     votes,
     amendments: list(b.amendments).map((a) => ({ amendment_id: need(a, 'amendment_id'), adopted: num(a.adopted), body_id: num(a.chamber_id) || body_id, date: date(a.date), title: str(a.title), desc: str(a.description), mime_id: mimeId(a), size: num(a.amendment_size), hash: str(a.amendment_hash), state_url: str(a.state_link) })),
     supplements: list(b.supplements).map((s) => ({ supplement_id: need(s, 'supplement_id'), type_id: num(s.type_id, 7), date: date(s.date), title: str(s.title), desc: str(s.description), state_url: str(s.state_link), mime_id: mimeId(s), size: num(s.supplement_size), hash: str(s.supplement_hash) })),
@@ -131,7 +140,16 @@ export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) =
     })),
     referrals: list(b.referrals).map((r) => ({ committee_id: num(r.committee_id), name: str(r.name ?? r.committee_name), date: date(r.date) })),
   };
-  return { record, session: { ...session, session_id, state_id }, sponsorPeople: sponsors };
+  // The committee a bill is pending in (and those it was referred to) must exist as committee rows.
+  const committees: PendingCommittee[] = [];
+  if (committee && num(committee.committee_id) > 0 && str(committee.name)) {
+    committees.push({ committee_id: num(committee.committee_id), state_id, body_id: num(committee.chamber_id) || ref.body(state_id, str(committee.chamber) === 'S' ? 2 : 1)?.body_id || body_id, name: str(committee.name) });
+  }
+  for (const r of list(b.referrals)) {
+    const name = str(r.name ?? r.committee_name);
+    if (num(r.committee_id) > 0 && name) committees.push({ committee_id: num(r.committee_id), state_id, body_id: num(r.chamber_id) || body_id, name });
+  }
+  return { record, session: { ...session, session_id, state_id }, sponsorPeople: sponsors, committees };
 }
 
 const TEXT_TYPES = ['', 'introduced', 'comm sub', 'amended', 'engrossed', 'enrolled', 'chaptered', 'fiscal note', 'analysis', 'draft', 'conference sub', 'prefiled', 'veto message', 'veto response', 'substitute'];

@@ -4,33 +4,15 @@
 // Folders are visited people → bill → vote → text so references resolve in one pass.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { XMLParser } from 'fast-xml-parser';
 import yauzl from 'yauzl';
-import { readAhead } from '../readahead.js';
-import { RecordError } from '../report.js';
+import { FOLDERS, parsePayload, type Folder } from './parse.js';
+import { ParsePool } from '../parse-pool.js';
 
-export const FOLDERS = ['people', 'bill', 'vote', 'text', 'amendment', 'supplement'] as const;
-export type Folder = (typeof FOLDERS)[number];
+export { FOLDERS, parsePayload, type Folder } from './parse.js';
 
 export interface Payload { folder: Folder; file: string; data: Record<string, unknown> | null; error?: unknown }
 
-const ROOT_OF: Record<Folder, string> = { people: 'person', bill: 'bill', vote: 'roll_call', text: 'text', amendment: 'amendment', supplement: 'supplement' };
-const XML_LISTS = new Set(['step', 'sponsor', 'text', 'vote', 'amendment', 'supplement', 'subject', 'sast', 'event', 'referral', 'calendar']);
-const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, isArray: (name, jpath) => XML_LISTS.has(name) && String(jpath).split('.').length > 3 });
-
-/** Parses one dataset file and returns its root object ({"bill":…} → the bill). */
-export function parsePayload(folder: Folder, file: string, body: string): Record<string, unknown> {
-  let doc: Record<string, unknown>;
-  try {
-    doc = file.endsWith('.xml') ? (xml.parse(body) as Record<string, unknown>) : (JSON.parse(body) as Record<string, unknown>);
-  } catch (err) {
-    throw new RecordError(`malformed ${file.endsWith('.xml') ? 'XML' : 'JSON'}: ${(err as Error).message}`);
-  }
-  const outer = (doc?.legiscan as Record<string, unknown> | undefined) ?? doc;
-  const root = outer?.[ROOT_OF[folder]];
-  if (!root || typeof root !== 'object') throw new RecordError(`missing "${ROOT_OF[folder]}" object`, ROOT_OF[folder]);
-  return root as Record<string, unknown>;
-}
+const byName = new Intl.Collator('en', { numeric: true }).compare;
 
 async function isDir(p: string): Promise<boolean> {
   return (await fs.stat(p).catch(() => null))?.isDirectory() ?? false;
@@ -54,21 +36,32 @@ export async function countFiles(roots: string[]): Promise<number> {
   return n;
 }
 
-export async function* readFolder(root: string, folder: Folder): AsyncGenerator<Payload> {
+/** The folder's files in name order (HB2 before HB10), parsed by the pool's worker threads. */
+export async function* readFolder(root: string, folder: Folder, pool?: ParsePool): AsyncGenerator<Payload> {
   const dir = path.join(root, folder);
   if (!(await isDir(dir))) return;
-  // opendir streams entries: a dataset of any size never sits in memory as a list of payloads.
   const names: string[] = [];
   for await (const e of await fs.opendir(dir)) if (e.isFile() && /\.(json|xml)$/i.test(e.name)) names.push(e.name);
-  names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  // Read ahead a bounded window: files load and parse while the writer waits on the database.
-  const load = (name: string): Promise<Payload> => {
-    const file = path.join(dir, name);
-    return fs.readFile(file, 'utf8').then(
-      (body) => ({ folder, file, data: parsePayload(folder, file, body) }),
-    ).catch((error: unknown) => ({ folder, file, data: null, error }));
-  };
-  yield* readAhead(names, load);
+  names.sort(byName);
+  const own = pool ?? new ParsePool();
+  try {
+    for await (const p of own.files({ kind: 'legiscan', folder }, names.map((n) => path.join(dir, n)))) yield { folder, ...p };
+  } finally {
+    if (!pool) await own.close();
+  }
+}
+
+/** The first readable file of a folder (the dataset's state comes from its first bill). */
+export async function firstPayload(root: string, folder: Folder): Promise<Record<string, unknown> | undefined> {
+  const dir = path.join(root, folder);
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => /\.(json|xml)$/i.test(n)).sort(byName);
+  for (const n of names) {
+    const file = path.join(dir, n);
+    try {
+      return parsePayload(folder, file, await fs.readFile(file, 'utf8'));
+    } catch { /* reported when the folder is imported */ }
+  }
+  return undefined;
 }
 
 function openZip(file: string): Promise<yauzl.ZipFile> {

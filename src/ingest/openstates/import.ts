@@ -3,7 +3,6 @@
 // committees/. Puerto Rico is not one of the service's 52 jurisdictions: counted as skipped.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
 import type { Pool } from '../../db/pool.js';
 import { BatchWriter } from '../batch.js';
 import { memberRole, upsertCommittee } from '../committees.js';
@@ -11,7 +10,7 @@ import { splitPublishedName } from '../names.js';
 import { queuePerson } from '../people-group.js';
 import type { PersonIds } from '../people.js';
 import { PARTY_NAMES, loadReference, partyId, type Reference } from '../reference.js';
-import { readAhead } from '../readahead.js';
+import { ParsePool } from '../parse-pool.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 
 type Obj = Record<string, unknown>;
@@ -67,6 +66,8 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
   const states = (await fs.readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   const byOcd = new Map<string, number>();
   const writer = new BatchWriter(pool, report, 500, () => byOcd.clear());
+  // YAML parsing is most of this import's CPU: worker threads do it beside the writes.
+  const parsers = new ParsePool();
   try {
     for (const st of states) {
       const stateId = ref.stateByAbbr.get(st.toUpperCase());
@@ -79,28 +80,32 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
           for (const _ of files) { report.tick(); report.skip('people', `jurisdiction ${st} is not covered`); }
           continue;
         }
-        const load = async (file: string) => {
-          try {
-            return { file, rec: mapOpenStatesPerson((parse(await fs.readFile(file, 'utf8')) as Obj) ?? {}, stateId ?? 0, ref, active) };
-          } catch (err) {
-            return { file, err };
-          }
-        };
-        for await (const { file, rec, err } of readAhead(stateId ? files : [], load)) {
+        for await (const { file, data, error } of parsers.files({ kind: 'yaml' }, files)) {
           report.tick();
-          if (!rec) { report.problem('people', file, err); continue; }
+          let rec;
+          try {
+            if (!data) throw error;
+            rec = mapOpenStatesPerson(data, stateId, ref, active);
+          } catch (err) {
+            report.problem('people', file, err);
+            continue;
+          }
           await writer.run('people', file, async (_db, w) => queuePerson(w, rec, (id) => byOcd.set(rec.ids.openstates!, id)));
         }
       }
       // Committees look their members up among the people just queued: write those first.
       await writer.commit();
       report.expect(committeeFiles.length);
-      for (const file of committeeFiles) {
+      if (!stateId) {
+        for (const _ of committeeFiles) { report.tick(); report.skip('committees', `jurisdiction ${st} is not covered`); }
+        continue;
+      }
+      for await (const { file, data, error } of parsers.files({ kind: 'yaml' }, committeeFiles)) {
         report.tick();
-        if (!stateId) { report.skip('committees', `jurisdiction ${st} is not covered`); continue; }
         let c: Obj;
         try {
-          c = (parse(await fs.readFile(file, 'utf8')) ?? {}) as Obj;
+          if (!data) throw error;
+          c = data;
           if (!String(c.id ?? '').startsWith('ocd-organization/')) throw new RecordError('missing or invalid id', 'id');
           if (!c.name) throw new RecordError('missing name', 'name');
         } catch (err) {
@@ -133,6 +138,7 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
     }
     await writer.commit();
   } finally {
+    await parsers.close();
     await writer.close();
     report.finish();
   }

@@ -1,0 +1,44 @@
+// Members of Congress as bills and votes mention them (sponsor records, vote member lists). A
+// member not imported from congress-legislators becomes a placeholder built from every mention:
+// the sponsor record's "Last, First" name, the vote file's party and first/last names, the state
+// and House district. Later mentions fill what earlier ones left blank (people.ts merge), and a
+// full congress-legislators record overrides them all.
+import type { Queryable } from '../../db/pool.js';
+import { splitPublishedName } from '../names.js';
+import { upsertPerson } from '../people.js';
+import { PARTY_NAMES, partyId } from '../reference.js';
+
+export interface Mention {
+  scheme: 'bioguide' | 'lis'; id: string; name: string; first: string; last: string; party: string; state: string;
+  /** House district as the source gives it (a number; 0 = at large), null for senators */
+  district: unknown;
+}
+
+/** People by member id, with what was already written for them (to know when a mention adds something). */
+export type PeopleCache = Map<string, { people_id: number; party: boolean; first: boolean }>;
+
+/** "0" (at large) → "At-Large"; senators have no district. */
+export function houseDistrict(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '';
+  return String(v) === '0' ? 'At-Large' : String(v);
+}
+
+export async function congressPerson(db: Queryable, cache: PeopleCache, m: Mention): Promise<number> {
+  const key = `${m.scheme}:${m.id}`;
+  const known = cache.get(key);
+  const pid = partyId(m.party);
+  const split = m.first.trim() || m.last.trim()
+    ? { first_name: m.first.trim(), last_name: m.last.trim(), middle_name: '', suffix: '', nickname: '' }
+    : splitPublishedName(m.name);
+  // A known member is written again only when this mention brings a party or first name it lacked.
+  if (known && (known.party || !pid) && (known.first || !split.first_name)) return known.people_id;
+  const senate = m.scheme === 'lis';
+  const { people_id } = await upsertPerson(db, {
+    source: 'congress', ids: { [m.scheme]: m.id }, state_id: 52, role_id: senate ? 2 : 1, chamber: senate ? 'Senate' : 'House',
+    body_id: senate ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] ?? '',
+    name: [split.first_name, split.middle_name, split.last_name, split.suffix].filter(Boolean).join(' ') || m.name, ...split,
+    district: senate ? '' : houseDistrict(m.district), extra: m.state ? { state: m.state } : {}, active: true, stub: true,
+  });
+  cache.set(key, { people_id, party: (known?.party ?? false) || pid > 0, first: (known?.first ?? false) || !!split.first_name });
+  return people_id;
+}

@@ -1,0 +1,32 @@
+// One chunk of source files read and parsed, in a worker thread or in-thread. Errors travel as
+// plain { message, field } (a RecordError does not survive the trip between threads).
+import fs from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { parsePayload, type Folder } from './legiscan/parse.js';
+import { RecordError } from './report.js';
+
+/** What to parse: a LegiScan dataset file of a folder, or a YAML document (Open States). */
+export type ParseKind = { kind: 'legiscan'; folder: Folder } | { kind: 'yaml' };
+export type ChunkRequest = ParseKind & { id: number; files: string[] };
+export interface ParsedFile { file: string; data: Record<string, unknown> | null; error?: { message: string; field?: string } }
+export interface ChunkResult { id: number; files: ParsedFile[] }
+
+function parseOne(req: ChunkRequest, file: string, body: string): Record<string, unknown> {
+  if (req.kind === 'legiscan') return parsePayload(req.folder, file, body);
+  try {
+    return (parseYaml(body) ?? {}) as Record<string, unknown>;
+  } catch (err) {
+    throw new RecordError(`malformed YAML: ${(err as Error).message}`);
+  }
+}
+
+export function parseChunk(req: ChunkRequest): ChunkResult {
+  const files = req.files.map((file): ParsedFile => {
+    try {
+      return { file, data: parseOne(req, file, fs.readFileSync(file, 'utf8')) };
+    } catch (err) {
+      return { file, data: null, error: { message: (err as Error).message, field: err instanceof RecordError ? err.field : undefined } };
+    }
+  });
+  return { id: req.id, files };
+}
