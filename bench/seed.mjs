@@ -68,7 +68,7 @@ const insertSeconds = (performance.now() - t1) / 1000;
 
 // COPY rate for bills alone, measured the same way (the seed's per-table time is not separable).
 const { rows: [{ n: copyCheck }] } = await base.query('SELECT count(*)::int AS n FROM bills');
-await base.query('TRUNCATE bills CASCADE');
+await base.query('TRUNCATE bills, roll_call_votes CASCADE');
 const { from: copyFrom } = await import('pg-copy-streams');
 const { Readable } = await import('node:stream');
 const { pipeline } = await import('node:stream/promises');

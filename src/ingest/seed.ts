@@ -35,7 +35,8 @@ export interface SeedResult {
 
 export { RECENT_CHANGES } from './seed/corpus.js';
 
-const DOMAIN_TABLES = ['bills', 'sessions', 'people', 'committees', 'hearings', 'candidates', 'subjects', 'text_diff_queue'];
+// roll_call_votes is named because it has no foreign keys (migration 071), so CASCADE does not reach it.
+const DOMAIN_TABLES = ['bills', 'sessions', 'people', 'committees', 'hearings', 'candidates', 'subjects', 'roll_call_votes', 'text_diff_queue'];
 const SOURCED_TABLES = ['bills', 'sessions', 'people', 'committees'];
 
 async function clearDemo(c: PoolClient): Promise<void> {
