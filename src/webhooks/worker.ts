@@ -13,7 +13,7 @@
 import type { Background, BackgroundContext } from '../background.js';
 import { attemptDelivery, type DeliveryContext } from './deliver.js';
 import { Outbound } from './outbound.js';
-import { claimDue, CompletionBatcher, queueEvents, releaseClaims, type ClaimedDelivery } from './queue.js';
+import { claimDue, CompletionBatcher, logDisabled, queueEvents, releaseClaims, type ClaimedDelivery } from './queue.js';
 import type { Resolver } from './guard.js';
 
 /** Deliveries claimed per subscription (all workers together): a hanging receiver holds at most these. */
@@ -76,7 +76,7 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
     drained = false;
     pump();
   };
-  const batcher = new CompletionBatcher(fencedDb, 256, 4, trigger);
+  const batcher = new CompletionBatcher(fencedDb, 256, 4, trigger, (off) => logDisabled(log, off));
   const dctx: DeliveryContext = { db: fencedDb, config, outbound, log, complete: (d, o) => batcher.complete(d, o) };
   queueEvents.on('wake', trigger);
   const poll = setInterval(trigger, pollMs);
