@@ -82,7 +82,9 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
       session_id: se.session_id, state_id: se.state_id, year_start: se.year_start, year_end: se.year_end, prefile: se.prefile, sine_die: se.sine_die,
       prior: se.prior, special: se.special, session_tag: se.session_tag, session_title: se.session_title, session_name: se.session_name,
     },
-    url: b.url || apiBillUrl(base, billId),
+    // LegiScan's own page when the bill has one; otherwise (demo .example links, imports without
+    // one) this service's API link, which always resolves
+    url: /^https?:\/\/legiscan\.com\//.test(b.url) ? b.url : apiBillUrl(base, billId),
     state_link: b.state_url,
     completed: b.completed ?? (b.bucket === 'alive' ? 0 : 1),
     status,
