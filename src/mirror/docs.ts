@@ -23,7 +23,7 @@ LegiScan and this service's API link otherwise (/v1/bills/{id}, /v1/votes/{id});
 last_push and reasons), so it changes exactly when the bill changes; committee is {committee_id, chamber, chamber_id, name} when the pending
 committee is known (its row, or the referral naming it), otherwise pending_committee_id is 0 and committee is [] (never [] with a non-zero id).
 LegiScan conventions: 0/1 integer flags, "0000-00-00" for unknown dates, bill_type_id and party_id as strings, LegiScan status, progress,
-sponsor-type, text-type, vote, body and reason codes; people_id is LegiScan's where the person came from LegiScan, ours otherwise.
+sponsor-type, text-type, vote, body and reason codes; ids as described above.
 Status mapping (our ladder → LegiScan status/progress): 1 Introduced → 1/1; 2 In Committee → 1/9 (Refer); 3 Passed One Chamber → 2/2
 (Engrossed); 4 Passed Both Chambers → 4/4 (Passed); 5 Signed into Law → 4/4; 6 Vetoed → 5/5; 7 Failed / Dead → 6/6; 8 Chaptered → 4/8.
 Bills imported from LegiScan keep LegiScan's own status code.

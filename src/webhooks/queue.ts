@@ -184,7 +184,7 @@ export async function completeAttempts(db: Queryable, items: Completion[]): Prom
          updated_at = CASE WHEN l.off IS NOT NULL THEN now() ELSE s.updated_at END
        FROM decided l
        WHERE s.id = l.sub_id
-         AND (l.off IS NOT NULL OR s.last_delivery_status IS DISTINCT FROM l.status OR s.last_delivery_at IS NULL OR s.last_delivery_at < now() - interval '1 second'
+         AND ((l.off IS NOT NULL AND s.active) OR s.last_delivery_status IS DISTINCT FROM l.status OR s.last_delivery_at IS NULL OR s.last_delivery_at < now() - interval '1 second'
               OR s.failing_since IS DISTINCT FROM l.failing_since)
        RETURNING s.id, s.public_id, l.off, l.failing_since, l.was_active
      )
