@@ -6,7 +6,7 @@
 // earlier delivery for the same (subscription, bill) is still pending or in flight.
 import { EventEmitter } from 'node:events';
 import type { Queryable } from '../db/pool.js';
-import type { Logger } from '../logger.js';
+import { DISABLE_AFTER_FAILING_MS, FAILING_REASON, type Disabled, type OnDisabled } from './disable.js';
 
 /** In-process wake-up between the dispatcher, the API (test, retry, recover) and the workers. */
 export const queueEvents = new EventEmitter();
@@ -116,27 +116,6 @@ export interface Completion {
 }
 
 /**
- * Svix's rule for switching an endpoint off: a delivery that exhausts its retries is only marked
- * failed (retry or recover it later); the subscription is disabled when every attempt to it has
- * failed for this long (no success in between), with reason `endpoint_failing`. Test deliveries never count.
- */
-export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
-export const FAILING_REASON = 'endpoint_failing';
-/** The rule as the OpenAPI description states it. */
-export const DISABLE_RULE_DOC = 'Retries and disabling (the Svix rule): a failed attempt is retried on the schedule; a delivery that exhausts its retries is ' +
-  'marked failed (retry it with POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry or requeue a window with POST /v1/webhooks/{id}/recover) and the ' +
-  'subscription stays active. The subscription is disabled (deactivated_reason endpoint_failing, logged with the start of the failing run) only when every ' +
-  'attempt to it has failed for 5 days with no success in between, or at once on 410 Gone or an address the guard blocks; reactivate it with ' +
-  'POST /v1/webhooks/{id}/reactivate. Test deliveries never count.';
-
-export interface Disabled {
-  subscription_id: number;
-  public_id: string;
-  reason: string;
-  failing_since: Date | null;
-}
-
-/**
  * Records attempts and their outcomes in one statement; returns the ids whose claim still held
  * (fenced: a claim that expired and was re-claimed by another worker does not overwrite it) and
  * the subscriptions that this batch disabled.
@@ -201,17 +180,6 @@ export async function completeAttempts(db: Queryable, items: Completion[]): Prom
     fenced: new Set(rows.filter((r) => r.id !== null).map((r) => Number(r.id))),
     disabled: rows.filter((r) => r.disabled_sub !== null).map((r) => ({ subscription_id: Number(r.disabled_sub), public_id: r.public_id!, reason: r.reason!, failing_since: r.failing_since })),
   };
-}
-
-/** Called with the subscriptions a recorded batch disabled, so the reason reaches the log. */
-export type OnDisabled = (disabled: Disabled[]) => void;
-
-export function logDisabled(log: Logger | undefined, disabled: Disabled[]): void {
-  for (const x of disabled) {
-    log?.warn({ subscription: x.public_id, reason: x.reason, failing_since: x.failing_since }, x.reason === FAILING_REASON
-      ? `subscription ${x.public_id} disabled: every delivery attempt has failed since ${x.failing_since?.toISOString()}`
-      : `subscription ${x.public_id} disabled: ${x.reason}`);
-  }
 }
 
 export async function completeAttempt(db: Queryable, d: Completion['d'], o: AttemptOutcome, onDisabled?: OnDisabled): Promise<boolean> {

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.js';
 import { callerKey } from './key.js';
 import { CreatedSubscription, IdParams, PAYLOAD_DOC, SubscriptionBody, SubscriptionSchema } from './schemas.js';
-import { DISABLE_RULE_DOC } from './queue.js';
+import { DISABLE_RULE_DOC } from './disable.js';
 import { generateSecret } from './signing.js';
 import {
   createSubscription, deleteSubscription, getSubscription, listSubscriptions, publicSubscription, reactivate, requireActive, rotateSecret,

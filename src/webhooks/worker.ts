@@ -13,7 +13,8 @@
 import type { Background, BackgroundContext } from '../background.js';
 import { attemptDelivery, type DeliveryContext } from './deliver.js';
 import { Outbound } from './outbound.js';
-import { claimDue, CompletionBatcher, logDisabled, queueEvents, releaseClaims, type ClaimedDelivery } from './queue.js';
+import { logDisabled } from './disable.js';
+import { claimDue, CompletionBatcher, queueEvents, releaseClaims, type ClaimedDelivery } from './queue.js';
 import type { Resolver } from './guard.js';
 
 /** Deliveries claimed per subscription (all workers together): a hanging receiver holds at most these. */

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Background, BackgroundContext } from '../../src/background.js';
 import { startDispatcher } from '../../src/webhooks/dispatcher.js';
-import { DISABLE_AFTER_FAILING_MS } from '../../src/webhooks/queue.js';
+import { DISABLE_AFTER_FAILING_MS } from '../../src/webhooks/disable.js';
 import { startDeliveryWorker } from '../../src/webhooks/worker.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { insertBill, stampChange, startReceiver, until, type Receiver } from '../webhooks/helpers.js';
