@@ -25,19 +25,15 @@ export const RANGES: Record<IdKind, { top: number; floor: number }> = {
   bill: MEDIUM, roll_call: MEDIUM, text: MEDIUM, amendment: MEDIUM, supplement: MEDIUM,
 };
 
-/** LegiScan's own ids of a kind that our database holds (an allocation never takes one of them). */
+/** LegiScan's own ids of a kind that our database holds inside its band (an allocation never takes one of them). */
 const OWN_IDS: Record<IdKind, string> = {
   session: `SELECT session_id::bigint AS id FROM sessions WHERE session_id BETWEEN $1 AND $2`,
   people: `SELECT legiscan_id AS id FROM people WHERE legiscan_id BETWEEN $1 AND $2
            UNION SELECT people_id FROM people WHERE people_id BETWEEN $1 AND $2 AND legiscan_id IS NULL`,
-  committee: `SELECT committee_id::bigint AS id FROM committees WHERE committee_id BETWEEN $1 AND $2
-              UNION SELECT pending_committee_id FROM bills WHERE pending_committee_id BETWEEN $1 AND $2`,
+  committee: `SELECT committee_id::bigint AS id FROM committees WHERE committee_id BETWEEN $1 AND $2`,
   subject: `SELECT subject_id::bigint AS id FROM subjects WHERE subject_id BETWEEN $1 AND $2`,
-  bill: `SELECT bill_id::bigint AS id FROM bills WHERE bill_id BETWEEN $1 AND $2`,
-  roll_call: `SELECT roll_call_id::bigint AS id FROM roll_calls WHERE roll_call_id BETWEEN $1 AND $2`,
-  text: `SELECT text_id::bigint AS id FROM bill_texts WHERE text_id BETWEEN $1 AND $2`,
-  amendment: `SELECT amendment_id::bigint AS id FROM amendments WHERE amendment_id BETWEEN $1 AND $2`,
-  supplement: `SELECT supplement_id::bigint AS id FROM supplements WHERE supplement_id BETWEEN $1 AND $2`,
+  // 24-bit bands start at OWN_BELOW, above every LegiScan id: nothing to skip there
+  bill: '', roll_call: '', text: '', amendment: '', supplement: '',
 };
 
 const isOwn = (kind: IdKind, id: number) => id > 0 && id < OWN_BELOW && id <= RANGES[kind].top;
@@ -102,7 +98,7 @@ export class IdMap {
         const { top, floor } = RANGES[kind];
         const { rows: [low] } = await client.query<{ low: number | null }>('SELECT min(wire_id) AS low FROM mirror_ids WHERE subscription_id = $1 AND kind = $2', [this.subscriptionId, kind]);
         let next = (low?.low ?? top + 1) - 1;
-        const taken = new Set((await client.query<{ id: string }>(OWN_IDS[kind], [floor, next])).rows.map((r) => Number(r.id)));
+        const taken = new Set(OWN_IDS[kind] ? (await client.query<{ id: string }>(OWN_IDS[kind], [floor, next])).rows.map((r) => Number(r.id)) : []);
         const wires: number[] = [];
         for (let i = 0; i < locals.length; i++) {
           while (taken.has(next)) next--;
