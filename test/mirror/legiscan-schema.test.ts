@@ -153,7 +153,10 @@ describe('push-mirror into LegiScan\'s schema', () => {
   it.skipIf(!hasData)('importers: LegiScan JSON (AK) and XML (MS) bills, congress-legislators and Open States people: every push stored', async () => {
     bills.legiscan = await ids(`SELECT bill_id AS id FROM bills WHERE source = 'legiscan' ORDER BY bill_id`);
     people.congress = await ids(`SELECT people_id AS id FROM people WHERE source = 'congress-legislators' ORDER BY people_id LIMIT 40`);
-    people.openstates = await ids(`SELECT people_id AS id FROM people WHERE openstates_id IS NOT NULL AND source <> 'congress-legislators' ORDER BY state_id, people_id LIMIT 60`);
+    // 30 per state: New Hampshire's county districts ("Hillsborough 26") and Alaska's lettered senate seats
+    people.openstates = await ids(`SELECT id FROM (SELECT people_id AS id, row_number() OVER (PARTITION BY state_id ORDER BY role_id DESC, people_id) AS n
+      FROM people WHERE source = 'openstates') x WHERE n <= 30 ORDER BY id`);
+    expect(people.openstates.length).toBe(60);
     await push('bill', bills.legiscan);
     await push('person', [...people.congress, ...people.openstates]);
     const t1 = Date.now();
