@@ -4,49 +4,69 @@
 // {"status":"OK"} delivered; {"status":"OK","missing":{...}} delivered, then the requested bills,
 // sponsors (as person) and votes (as roll_call) are pushed; {"status":"ERROR"}, non-JSON or
 // non-2xx is a failed attempt retried on the webhook schedule.
+import type { Config } from '../config.js';
 import type { Pool, Queryable } from '../db/pool.js';
 import type { KindHandler } from '../webhooks/deliver.js';
 import { newMessageId } from '../webhooks/dispatcher.js';
 import type { OutboundResult } from '../webhooks/outbound.js';
 import type { ClaimedDelivery } from '../webhooks/queue.js';
-import { REASON_NAMES, renderBill, renderPerson, renderRollCall } from './wire.js';
+import { IdMap, localIds, type IdKind } from './ids.js';
+import { renderDoc, renderPerson, renderRollCall } from './records.js';
+import { toWire } from './remap.js';
+import { REASON_NAMES, renderBill } from './wire.js';
 
 /** LegiScan datetime: "YYYY-MM-DD HH:MM:SS" (UTC); never pushed yet = "0000-00-00 00:00:00". */
 const lsDateTime = (t: Date | null) => (t ? t.toISOString().slice(0, 19).replace('T', ' ') : '0000-00-00 00:00:00');
 
-/** A push body with exactly one root key. */
-export async function renderPush(db: Queryable, target: Record<string, unknown>, lastPush: Date | null, reasonIds: number[] = []): Promise<Record<string, unknown>> {
-  switch (target.root) {
+/** The map of the synchronous test push, which belongs to no mirror. */
+export const TEST_MAP = 0;
+
+/** Our ids as they are before the wire mapping: one push with exactly one root key. */
+async function renderLocal(db: Queryable, target: Record<string, unknown>, lastPush: Date | null, reasonIds: number[], base: string): Promise<Record<string, unknown>> {
+  const root = String(target.root);
+  const one = <T>(v: T | undefined, what: string): T => {
+    if (!v) throw new Error(`${what} not found`);
+    return v;
+  };
+  switch (root) {
     case 'bill': {
       const reasons = Object.fromEntries(reasonIds.map((r) => [String(r), REASON_NAMES[r] ?? 'Unknown']));
-      const bill = await renderBill(db, Number(target.bill_id), reasons, lsDateTime(lastPush));
-      if (!bill) throw new Error(`bill ${target.bill_id} not found`);
-      return { bill };
+      return { bill: one(await renderBill(db, Number(target.bill_id), reasons, lsDateTime(lastPush), base), `bill ${target.bill_id}`) };
     }
-    case 'roll_call': {
-      const rc = await renderRollCall(db, Number(target.roll_call_id));
-      if (!rc) throw new Error(`roll call ${target.roll_call_id} not found`);
-      return { roll_call: rc };
-    }
-    case 'person': {
-      const person = await renderPerson(db, Number(target.people_id));
-      if (!person) throw new Error(`person ${target.people_id} not found`);
-      return { person };
-    }
+    case 'roll_call':
+      return { roll_call: one(await renderRollCall(db, Number(target.roll_call_id), base), `roll call ${target.roll_call_id}`) };
+    case 'person':
+      return { person: one(await renderPerson(db, Number(target.people_id)), `person ${target.people_id}`) };
+    case 'text':
+    case 'amendment':
+    case 'supplement':
+      return { [root]: one(await renderDoc(db, root, Number(target.id), base), `${root} ${target.id}`) };
     default:
-      return samplePush(db);
+      return samplePushLocal(db, base);
   }
 }
 
-/** A real-format bill push of the most recently updated bill, for test calls. */
-export async function samplePush(db: Queryable): Promise<Record<string, unknown>> {
+/** A push body with exactly one root key, in the mirror's wire ids. */
+export async function renderPush(pool: Pool, subscriptionId: number, target: Record<string, unknown>, lastPush: Date | null, reasonIds: number[], base: string): Promise<Record<string, unknown>> {
+  const push = await renderLocal(pool, target, lastPush, reasonIds, base);
+  const [root, body] = Object.entries(push)[0]!;
+  await toWire(new IdMap(pool, subscriptionId), root, body as Record<string, unknown>);
+  return push;
+}
+
+async function samplePushLocal(db: Queryable, base: string): Promise<Record<string, unknown>> {
   const { rows } = await db.query<{ bill_id: number }>('SELECT bill_id FROM bills ORDER BY updated DESC, bill_id DESC LIMIT 1');
-  const bill = rows[0] ? await renderBill(db, rows[0].bill_id, { '2': 'StatusChange' }, lsDateTime(null)) : undefined;
-  return { bill: bill ?? SAMPLE_BILL };
+  const bill = rows[0] ? await renderBill(db, rows[0].bill_id, { '2': 'StatusChange' }, lsDateTime(null), base) : undefined;
+  return { bill: bill ?? { ...SAMPLE_BILL, url: `${base}/v1/bills` } };
+}
+
+/** A real-format bill push of the most recently updated bill, for test calls (ids mapped like a mirror's). */
+export async function samplePush(pool: Pool, base: string): Promise<Record<string, unknown>> {
+  return renderPush(pool, TEST_MAP, { root: 'sample' }, null, [], base);
 }
 
 const SAMPLE_BILL = {
-  bill_id: 0, change_hash: '', session_id: 0, session: { session_id: 0, state_id: 52, year_start: 2026, year_end: 2026, prefile: 0, sine_die: 0, prior: 0, special: 0, session_tag: '', session_title: 'Sample', session_name: 'Sample' },
+  bill_id: 0, change_hash: 'd41d8cd98f00b204e9800998ecf8427e', session_id: 0, session: { session_id: 0, state_id: 52, year_start: 2026, year_end: 2026, prefile: 0, sine_die: 0, prior: 0, special: 0, session_tag: '', session_title: 'Sample', session_name: 'Sample' },
   url: '', state_link: '', completed: 0, status: 1, status_date: '0000-00-00', progress: [{ date: '0000-00-00', event: 1 }], state: 'US', state_id: 52,
   bill_number: 'HR0', bill_type: 'B', bill_type_id: '1', body: 'H', body_id: 114, current_body: 'H', current_body_id: 114, title: 'Sample bill', description: 'Sample bill',
   pending_committee_id: 0, committee: [], referrals: [], history: [], sponsors: [], sasts: [], subjects: [], texts: [], votes: [], amendments: [], supplements: [], calendar: [],
@@ -78,13 +98,21 @@ export function judgeMirror(res: OutboundResult): string | undefined {
 
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0).slice(0, 500) : []);
 
-/** Queues the children a receiver asked for (bills, sponsors as person, votes as roll_call). */
+/** What a receiver may ask for in `missing`, the push type that answers it and the id kind of its ids. */
+const MISSING: [key: string, root: string, kind: IdKind, idField: string][] = [
+  ['bills', 'bill', 'bill', 'bill_id'], ['sponsors', 'person', 'people', 'people_id'], ['votes', 'roll_call', 'roll_call', 'roll_call_id'],
+  ['texts', 'text', 'text', 'id'], ['amendments', 'amendment', 'amendment', 'id'], ['supplements', 'supplement', 'supplement', 'id'],
+];
+
+/** Queues the pushes a receiver asked for, its wire ids turned back into ours. */
 export async function queueMissing(db: Queryable, d: Pick<ClaimedDelivery, 'subscription_id' | 'change_id' | 'is_test'>, missing: Record<string, unknown>): Promise<number> {
-  const rows: { type: string; target: object; bill_id: number | null }[] = [
-    ...ids(missing.bills).map((id) => ({ type: `bill:${id}`, target: { root: 'bill', bill_id: id }, bill_id: id })),
-    ...ids(missing.sponsors).map((id) => ({ type: `person:${id}`, target: { root: 'person', people_id: id }, bill_id: null })),
-    ...ids(missing.votes).map((id) => ({ type: `roll_call:${id}`, target: { root: 'roll_call', roll_call_id: id }, bill_id: null })),
-  ];
+  const rows: { type: string; target: object; bill_id: number | null }[] = [];
+  for (const [key, root, kind, field] of MISSING) {
+    const wire = ids(missing[key]);
+    const local = await localIds(db, Number(d.subscription_id), kind, wire);
+    // event_type keeps the id asked for, so a repeated request for the same record is one delivery
+    local.forEach((id, i) => rows.push({ type: `${root}:${wire[i]}`, target: { root, [field]: id }, bill_id: root === 'bill' ? id : null }));
+  }
   if (rows.length === 0) return 0;
   const res = await db.query(
     `INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target, is_test)
@@ -99,14 +127,14 @@ export async function queueMissing(db: Queryable, d: Pick<ClaimedDelivery, 'subs
 }
 
 export const mirrorHandler: KindHandler = {
-  async render(db: Pool, d: ClaimedDelivery) {
+  async render(db: Pool, d: ClaimedDelivery, config: Config) {
     const { rows } = await db.query<{ last: Date | null }>(
       `SELECT max(delivered_at) AS last FROM deliveries WHERE subscription_id = $1 AND status = 'delivered'`,
       [d.subscription_id],
     );
     const target = d.target ?? { root: 'sample' };
     const reasons = target.reason_id !== undefined ? [Number(target.reason_id)] : [];
-    const body = await renderPush(db, target, rows[0]?.last ?? null, reasons);
+    const body = await renderPush(db, Number(d.subscription_id), target, rows[0]?.last ?? null, reasons, config.publicBaseUrl);
     return { body: JSON.stringify(body), headers: { authorization: `Token ${d.secret}` } };
   },
   judge: judgeMirror,

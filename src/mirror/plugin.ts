@@ -76,7 +76,7 @@ export async function mirrorPlugin(app: FastifyInstance) {
     await callerKey(req);
     const body = req.body as { webhook_url: string; token?: string };
     const url = await validateUrl(body.webhook_url, app.config.webhookAllowedHosts);
-    const push = JSON.stringify(await samplePush(app.dbRead));
+    const push = JSON.stringify(await samplePush(app.db, app.config.publicBaseUrl));
     const res = await getOutbound().post(url, body.token ? { authorization: `Token ${body.token}` } : {}, push);
     const failure = judgeMirror(res);
     return { ok: failure === undefined, http_status: res.status, receiver_status: receiverStatus(res.body).status ?? null, duration_ms: res.duration_ms, error: failure ?? null };

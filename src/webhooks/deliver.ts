@@ -6,6 +6,7 @@ import type { Pool } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { mirrorHandler } from '../mirror/handler.js';
 import type { Outbound, OutboundResult } from './outbound.js';
+import { logDisabled } from './disable.js';
 import { completeAttempt, nextDelaySeconds, parseRetryAfter, type AttemptOutcome, type ClaimedDelivery } from './queue.js';
 import { signedHeaders } from './signing.js';
 import { liveSecrets } from './subscriptions.js';
@@ -73,7 +74,7 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
   const failure = handler.judge(res);
   const outcome = decide(ctx, d, res, failure, startedAt);
   deliveryOutcomes.inc({ outcome: outcome.status === 'delivered' ? 'delivered' : outcome.deactivate ? `failed_${outcome.deactivate}` : outcome.status === 'pending' ? 'retry_scheduled' : 'failed' });
-  const fenced = ctx.complete ? await ctx.complete(d, outcome) : await completeAttempt(ctx.db, d, outcome);
+  const fenced = ctx.complete ? await ctx.complete(d, outcome) : await completeAttempt(ctx.db, d, outcome, (off) => logDisabled(ctx.log, off));
   if (fenced && outcome.status === 'delivered' && handler.afterDelivered) {
     await handler.afterDelivered(ctx.db, d, res).catch((err) => ctx.log?.warn({ err, delivery: d.public_id }, 'after-delivery step failed'));
   }
@@ -92,9 +93,9 @@ function decide(ctx: DeliveryContext, d: ClaimedDelivery, res: OutboundResult, f
   const schedule = ctx.config.webhookRetrySchedule;
   const made = d.attempts - d.attempt_base;
   const delay = isTest ? undefined : nextDelaySeconds(schedule, made, ctx.random);
-  if (delay === undefined) {
-    return { ...base, status: 'failed', error: failure, nextAttemptAt: null, deactivate: isTest ? undefined : 'retries_exhausted' };
-  }
+  // Exhausted: the delivery is failed (retry or recover it later); the subscription stays active
+  // unless every attempt has failed for the disable window (queue.ts, DISABLE_AFTER_FAILING_MS).
+  if (delay === undefined) return { ...base, status: 'failed', error: failure, nextAttemptAt: null };
   const retryAfter = parseRetryAfter(res.headers['retry-after']);
   const wait = retryAfter !== undefined && retryAfter > delay ? retryAfter : delay;
   return { ...base, status: 'pending', error: failure, nextAttemptAt: new Date(Date.now() + wait * 1000) };

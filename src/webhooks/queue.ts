@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { isDatabaseUnavailable } from '../db/health.js';
 import type { Queryable } from '../db/pool.js';
+import { DISABLE_AFTER_FAILING_MS, FAILING_REASON, type Disabled, type OnDisabled } from './disable.js';
 
 /** In-process wake-up between the dispatcher, the API (test, retry, recover) and the workers. */
 export const queueEvents = new EventEmitter();
@@ -111,20 +112,21 @@ export interface AttemptOutcome {
 }
 
 export interface Completion {
-  d: Pick<ClaimedDelivery, 'id' | 'attempts' | 'subscription_id'>;
+  d: Pick<ClaimedDelivery, 'id' | 'attempts' | 'subscription_id'> & { is_test?: boolean };
   o: AttemptOutcome;
 }
 
 /**
  * Records attempts and their outcomes in one statement; returns the ids whose claim still held
- * (fenced: a claim that expired and was re-claimed by another worker does not overwrite it).
+ * (fenced: a claim that expired and was re-claimed by another worker does not overwrite it) and
+ * the subscriptions that this batch disabled.
  */
-export async function completeAttempts(db: Queryable, items: Completion[]): Promise<Set<number>> {
+export async function completeAttempts(db: Queryable, items: Completion[]): Promise<{ fenced: Set<number>; disabled: Disabled[] }> {
   const col = <T>(f: (c: Completion) => T) => items.map(f);
-  const { rows } = await db.query<{ id: number }>(
+  const { rows } = await db.query<{ id: number; disabled_sub: number | null; public_id: string | null; reason: string | null; failing_since: Date | null }>(
     `WITH input AS (
-       SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::bigint[])
-         AS t(id, attempt, status, next_at, code, error, started, dur, excerpt, deactivate, sub_id)
+       SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::bigint[], $12::boolean[])
+         AS t(id, attempt, status, next_at, code, error, started, dur, excerpt, deactivate, sub_id, is_test)
      ), upd AS (
        UPDATE deliveries d SET status = i.status, next_attempt_at = coalesce(i.next_at, d.next_attempt_at), locked_until = NULL,
          last_status_code = i.code, last_error = i.error, delivered_at = CASE WHEN i.status = 'delivered' THEN now() ELSE d.delivered_at END
@@ -133,30 +135,58 @@ export async function completeAttempts(db: Queryable, items: Completion[]): Prom
      ), att AS (
        INSERT INTO delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt, next_attempt_at)
        SELECT id, attempt, started, dur, code, error, excerpt, next_at FROM input ON CONFLICT (delivery_id, attempt) DO NOTHING
+     ), done AS (
+       SELECT i.* FROM input i JOIN upd ON upd.id = i.id
+     ), ok AS (
+       -- the batch's last success and the first failure after it, per subscription (tests excluded)
+       SELECT sub_id, max(started) FILTER (WHERE status = 'delivered') AS ok_at FROM done WHERE NOT is_test GROUP BY sub_id
+     ), run AS (
+       SELECT ok.sub_id, ok.ok_at, min(done.started) FILTER (WHERE done.status <> 'delivered' AND (ok.ok_at IS NULL OR done.started > ok.ok_at)) AS fail_from
+       FROM ok JOIN done ON done.sub_id = ok.sub_id AND NOT done.is_test GROUP BY ok.sub_id, ok.ok_at
      ), last AS (
-       SELECT DISTINCT ON (i.sub_id) i.sub_id, i.status, i.code, i.deactivate FROM input i JOIN upd ON upd.id = i.id
+       SELECT DISTINCT ON (i.sub_id) i.sub_id, i.status, i.code, i.deactivate, run.ok_at, run.fail_from FROM done i LEFT JOIN run ON run.sub_id = i.sub_id
        ORDER BY i.sub_id, (i.deactivate IS NOT NULL) DESC, i.started DESC
+     ), next AS (
+       SELECT l.*, s.active AS was_active,
+         CASE WHEN l.ok_at IS NULL AND l.fail_from IS NULL THEN s.failing_since           -- only test deliveries
+              WHEN l.fail_from IS NULL THEN NULL                                           -- ends with a success
+              WHEN l.ok_at IS NOT NULL THEN l.fail_from
+              ELSE coalesce(s.failing_since, l.fail_from) END AS failing_since
+       FROM last l JOIN subscriptions s ON s.id = l.sub_id
+     ), decided AS (
+       SELECT n.*, coalesce(n.deactivate, CASE WHEN n.failing_since < now() - make_interval(secs => $13::double precision / 1000) THEN '${FAILING_REASON}' END) AS off
+       FROM next n
      ), sub AS (
-       UPDATE subscriptions s SET last_delivery_at = now(), last_delivery_status = l.status, last_status_code = l.code,
-         active = CASE WHEN l.deactivate IS NOT NULL THEN false ELSE s.active END,
-         deactivated_reason = CASE WHEN l.deactivate IS NOT NULL AND s.active THEN l.deactivate ELSE s.deactivated_reason END,
-         deactivated_at = CASE WHEN l.deactivate IS NOT NULL AND s.active THEN now() ELSE s.deactivated_at END,
-         updated_at = CASE WHEN l.deactivate IS NOT NULL THEN now() ELSE s.updated_at END
-       FROM last l
+       UPDATE subscriptions s SET last_delivery_at = now(), last_delivery_status = l.status, last_status_code = l.code, failing_since = l.failing_since,
+         active = CASE WHEN l.off IS NOT NULL THEN false ELSE s.active END,
+         deactivated_reason = CASE WHEN l.off IS NOT NULL AND s.active THEN l.off ELSE s.deactivated_reason END,
+         deactivated_at = CASE WHEN l.off IS NOT NULL AND s.active THEN now() ELSE s.deactivated_at END,
+         updated_at = CASE WHEN l.off IS NOT NULL THEN now() ELSE s.updated_at END
+       FROM decided l
        WHERE s.id = l.sub_id
-         AND (l.deactivate IS NOT NULL OR s.last_delivery_status IS DISTINCT FROM l.status OR s.last_delivery_at IS NULL OR s.last_delivery_at < now() - interval '1 second')
+         AND ((l.off IS NOT NULL AND s.active) OR s.last_delivery_status IS DISTINCT FROM l.status OR s.last_delivery_at IS NULL OR s.last_delivery_at < now() - interval '1 second'
+              OR s.failing_since IS DISTINCT FROM l.failing_since)
+       RETURNING s.id, s.public_id, l.off, l.failing_since, l.was_active
      )
-     SELECT id FROM upd`,
+     SELECT id, NULL::bigint AS disabled_sub, NULL AS public_id, NULL AS reason, NULL::timestamptz AS failing_since FROM upd
+     UNION ALL
+     SELECT NULL, id, public_id, off, failing_since FROM sub WHERE off IS NOT NULL AND was_active`,
     [
       col((c) => c.d.id), col((c) => c.d.attempts), col((c) => c.o.status), col((c) => c.o.nextAttemptAt), col((c) => c.o.statusCode), col((c) => c.o.error),
       col((c) => c.o.startedAt), col((c) => c.o.durationMs), col((c) => c.o.responseExcerpt.slice(0, 1024)), col((c) => c.o.deactivate ?? null), col((c) => c.d.subscription_id),
+      col((c) => c.d.is_test ?? false), DISABLE_AFTER_FAILING_MS,
     ],
   );
-  return new Set(rows.map((r) => Number(r.id)));
+  return {
+    fenced: new Set(rows.filter((r) => r.id !== null).map((r) => Number(r.id))),
+    disabled: rows.filter((r) => r.disabled_sub !== null).map((r) => ({ subscription_id: Number(r.disabled_sub), public_id: r.public_id!, reason: r.reason!, failing_since: r.failing_since })),
+  };
 }
 
-export async function completeAttempt(db: Queryable, d: Completion['d'], o: AttemptOutcome): Promise<boolean> {
-  return (await completeAttempts(db, [{ d, o }])).has(Number(d.id));
+export async function completeAttempt(db: Queryable, d: Completion['d'], o: AttemptOutcome, onDisabled?: OnDisabled): Promise<boolean> {
+  const r = await completeAttempts(db, [{ d, o }]);
+  if (r.disabled.length > 0) onDisabled?.(r.disabled);
+  return r.fenced.has(Number(d.id));
 }
 
 /** Retries of an outcome statement while the database is unreachable: about 10 s. */
@@ -183,6 +213,7 @@ export class CompletionBatcher {
     private readonly delayMs = 4,
     /** called after each recorded batch: the subscriptions' in-flight room has grown */
     private readonly onFlushed?: () => void,
+    private readonly onDisabled?: OnDisabled,
   ) {}
 
   complete(d: Completion['d'], o: AttemptOutcome): Promise<boolean> {
@@ -216,7 +247,9 @@ export class CompletionBatcher {
       for (let i = 0; !fenced; i++) {
         try {
           this.stats.statements++;
-          fenced = await completeAttempts(this.db, batch.map((b) => b.c));
+          const r = await completeAttempts(this.db, batch.map((b) => b.c));
+          fenced = r.fenced;
+          if (r.disabled.length > 0) this.onDisabled?.(r.disabled);
         } catch (err) {
           error = err;
           // The database restarting: these requests were sent, so keep their outcomes and retry

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.js';
 import { callerKey } from './key.js';
 import { CreatedSubscription, IdParams, PAYLOAD_DOC, SubscriptionBody, SubscriptionSchema } from './schemas.js';
+import { DISABLE_RULE_DOC } from './disable.js';
 import { generateSecret } from './signing.js';
 import {
   createSubscription, deleteSubscription, getSubscription, listSubscriptions, publicSubscription, reactivate, requireActive, rotateSecret,
@@ -22,7 +23,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
         'At most 25 active subscriptions (webhooks and push-mirrors together) per key; the 26th answers 429 subscription_limit with Retry-After: 60 (a slot frees only when one is deleted or deactivated). ' +
         'webhook_url must be https://, without credentials, and neither its literal address nor any address its name resolves to may be ' +
         'loopback, private, link-local, CGNAT, unique-local, multicast, reserved or IPv4 embedded in IPv6 (unless the operator lists the host in WEBHOOK_ALLOWED_HOSTS).\n\n' +
-        PAYLOAD_DOC,
+        PAYLOAD_DOC + '\n\n' + DISABLE_RULE_DOC,
       tags,
       body: SubscriptionBody,
       response: { 201: CreatedSubscription, ...errorResponses(400, 401, 429) },
@@ -104,7 +105,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
       operationId: 'reactivateWebhook',
       summary: 'Reactivate an inactive subscription',
       description:
-        'Makes an inactive subscription (410 Gone, retries exhausted, blocked address) active again; it counts toward the 25 active subscriptions ' +
+        'Makes an inactive subscription (410 Gone, endpoint failing for 5 days, blocked address) active again; it counts toward the 25 active subscriptions ' +
         '(429 subscription_limit). Deliveries that failed meanwhile stay failed: redeliver them with /recover. Reactivating an active subscription is a no-op.',
       tags,
       params: IdParams,

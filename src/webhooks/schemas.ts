@@ -27,7 +27,7 @@ export const SubscriptionSchema = Type.Object(
     events: Type.Array(Type.String()),
     filters: Type.Object({ states: Type.Array(Type.String()), subjects: Type.Array(Type.String()) }),
     active: Type.Boolean(),
-    deactivated_reason: Type.Union([Type.String(), Type.Null()], { description: 'gone (receiver answered 410), retries_exhausted, address_blocked, deleted' }),
+    deactivated_reason: Type.Union([Type.String(), Type.Null()], { description: 'gone (receiver answered 410), endpoint_failing (every attempt failed for 5 days), address_blocked, deleted; retries_exhausted on subscriptions disabled before that rule' }),
     deactivated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),

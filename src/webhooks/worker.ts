@@ -14,6 +14,7 @@ import type { Background, BackgroundContext } from '../background.js';
 import { retryLog } from '../db/health.js';
 import { attemptDelivery, type DeliveryContext } from './deliver.js';
 import { Outbound } from './outbound.js';
+import { logDisabled } from './disable.js';
 import { claimDue, CompletionBatcher, queueEvents, releaseClaims, type ClaimedDelivery } from './queue.js';
 import type { Resolver } from './guard.js';
 
@@ -79,7 +80,7 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
     drained = false;
     pump();
   };
-  const batcher = new CompletionBatcher(fencedDb, 256, 4, trigger);
+  const batcher = new CompletionBatcher(fencedDb, 256, 4, trigger, (off) => logDisabled(log, off));
   const dctx: DeliveryContext = { db: fencedDb, config, outbound, log, complete: (d, o) => batcher.complete(d, o) };
   queueEvents.on('wake', trigger);
   const poll = setInterval(trigger, pollMs);
