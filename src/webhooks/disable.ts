@@ -20,7 +20,6 @@ export const DISABLE_RULE_DOC = 'Retries and disabling (the Svix rule): a failed
 
 export interface Disabled {
   subscription_id: number;
-  public_id: string;
   reason: string;
   failing_since: Date | null;
 }
@@ -30,9 +29,9 @@ export type OnDisabled = (disabled: Disabled[]) => void;
 
 export function logDisabled(log: Logger | undefined, disabled: Disabled[]): void {
   for (const x of disabled) {
-    log?.warn({ subscription: x.public_id, reason: x.reason, failing_since: x.failing_since }, x.reason === FAILING_REASON
-      ? `subscription ${x.public_id} disabled: every delivery attempt has failed since ${x.failing_since?.toISOString()}`
-      : `subscription ${x.public_id} disabled: ${x.reason}`);
+    log?.warn({ subscription: x.subscription_id, reason: x.reason, failing_since: x.failing_since }, x.reason === FAILING_REASON
+      ? `subscription ${x.subscription_id} disabled: every delivery attempt has failed since ${x.failing_since?.toISOString()}`
+      : `subscription ${x.subscription_id} disabled: ${x.reason}`);
   }
 }
 

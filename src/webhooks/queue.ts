@@ -179,7 +179,7 @@ export async function completeAttempts(db: Queryable, items: Completion[]): Prom
   );
   return {
     fenced: new Set(rows.filter((r) => r.id !== null).map((r) => Number(r.id))),
-    disabled: rows.filter((r) => r.disabled_sub !== null).map((r) => ({ subscription_id: Number(r.disabled_sub), public_id: r.public_id!, reason: r.reason!, failing_since: r.failing_since })),
+    disabled: rows.filter((r) => r.disabled_sub !== null).map((r) => ({ subscription_id: Number(r.disabled_sub), reason: r.reason!, failing_since: r.failing_since })),
   };
 }
 

@@ -13,7 +13,7 @@ import { insertBill, stampChange, startReceiver, until, type Receiver } from '..
 
 let t: TestApp;
 let ctx: BackgroundContext;
-const logged: { msg: string; reason?: string; subscription?: string }[] = [];
+const logged: { msg: string; reason?: string; subscription?: number }[] = [];
 const running: Background[] = [];
 const receivers: Receiver[] = [];
 let nextBill = 10_970_000;
@@ -39,10 +39,10 @@ async function bill() {
   await insertBill(t.db.pool, { bill_id: id, state_id: 47 });
   return id;
 }
-const sub = async (id: string) => (await api('GET', `/v1/webhooks/${id}`)).json().data;
-const deliveries = async (id: string) => (await api('GET', `/v1/webhooks/${id}/deliveries`)).json().data as { id: string; bill_id: number; status: string }[];
-const failingSince = async (publicId: string) =>
-  (await t.db.pool.query<{ f: Date | null }>('SELECT failing_since AS f FROM subscriptions WHERE public_id = $1', [publicId])).rows[0]!.f;
+const sub = async (id: number) => (await api('GET', `/v1/webhooks/${id}`)).json().data;
+const deliveries = async (id: number) => (await api('GET', `/v1/webhooks/${id}/deliveries`)).json().data as { id: string; bill_id: number; status: string }[];
+const failingSince = async (subId: number) =>
+  (await t.db.pool.query<{ f: Date | null }>('SELECT failing_since AS f FROM subscriptions WHERE id = $1', [subId])).rows[0]!.f;
 
 describe('disable rule', () => {
   it('a poison push exhausts its retries and is marked failed; the mirror stays active, the other bills arrive, and a retry delivers it', async () => {
@@ -58,7 +58,7 @@ describe('disable rule', () => {
     receivers.push(r);
     await t.db.pool.query(`UPDATE bills SET title = 'poison' WHERE bill_id = $1`, [poison]);
     const created = await api('POST', '/v1/push-mirror', { webhook_url: r.url, events: ['bill_introduced'] });
-    const m = created.json() as { data: { id: string } };
+    const m = created.json() as { data: { id: number } };
     await start();
     await stampChange(t.db.pool, { bill_id: poison, state_id: 47, reason: 'NewBill' });
     await stampChange(t.db.pool, { bill_id: good, state_id: 47, reason: 'NewBill' });
@@ -77,7 +77,7 @@ describe('disable rule', () => {
     const r = await startReceiver(() => ({ status: 503 }));
     receivers.push(r);
     const created = await api('POST', '/v1/webhooks', { webhook_url: r.url, events: ['bill_introduced'] });
-    const w = created.json() as { data: { id: string } };
+    const w = created.json() as { data: { id: number } };
     await start();
     await stampChange(t.db.pool, { bill_id: await bill(), state_id: 47, reason: 'NewBill' });
     await until(async () => (await deliveries(w.data.id))[0]?.status === 'failed', 15_000, 'first delivery exhausted');
@@ -86,7 +86,7 @@ describe('disable rule', () => {
     expect(since).toBeInstanceOf(Date);
     expect(await sub(w.data.id)).toMatchObject({ active: true });
     // the run of failures started longer ago than the window: the next failed attempt disables
-    await t.db.pool.query(`UPDATE subscriptions SET failing_since = now() - make_interval(secs => $2::double precision / 1000 + 3600) WHERE public_id = $1`, [w.data.id, DISABLE_AFTER_FAILING_MS]);
+    await t.db.pool.query(`UPDATE subscriptions SET failing_since = now() - make_interval(secs => $2::double precision / 1000 + 3600) WHERE id = $1`, [w.data.id, DISABLE_AFTER_FAILING_MS]);
     await stampChange(t.db.pool, { bill_id: await bill(), state_id: 47, reason: 'NewBill' });
     const off = await until(async () => {
       const s = await sub(w.data.id);
@@ -101,7 +101,7 @@ describe('disable rule', () => {
     let ok = false;
     const r = await startReceiver(() => ({ status: ok ? 200 : 500 }));
     receivers.push(r);
-    const w = (await api('POST', '/v1/webhooks', { webhook_url: r.url, events: ['bill_introduced'] })).json() as { data: { id: string } };
+    const w = (await api('POST', '/v1/webhooks', { webhook_url: r.url, events: ['bill_introduced'] })).json() as { data: { id: number } };
     await start();
     await stampChange(t.db.pool, { bill_id: await bill(), state_id: 47, reason: 'NewBill' });
     await until(async () => (await deliveries(w.data.id))[0]?.status === 'failed', 15_000, 'exhausted');
@@ -109,7 +109,7 @@ describe('disable rule', () => {
     await stampChange(t.db.pool, { bill_id: await bill(), state_id: 47, reason: 'NewBill' });
     await until(async () => (await deliveries(w.data.id)).some((x) => x.status === 'delivered'), 15_000, 'a delivered attempt');
     await until(async () => (await failingSince(w.data.id)) === null, 5_000, 'failing run ended');
-    await t.db.pool.query(`UPDATE subscriptions SET last_delivery_at = now() - interval '1 day' WHERE public_id = $1`, [w.data.id]);
+    await t.db.pool.query(`UPDATE subscriptions SET last_delivery_at = now() - interval '1 day' WHERE id = $1`, [w.data.id]);
     ok = false;
     await stampChange(t.db.pool, { bill_id: await bill(), state_id: 47, reason: 'NewBill' });
     await until(async () => (await failingSince(w.data.id)) !== null, 15_000, 'a new failing run');

@@ -45,7 +45,6 @@ let receiver: LegiscanReceiver;
 const stores: Store[] = [];
 const running: Background[] = [];
 let subId = 0;
-let publicId = '';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'lds-ls-'));
 /** our bill and people ids pushed, by source */
 const bills: Record<string, number[]> = {};
@@ -119,8 +118,7 @@ beforeAll(async () => {
   const res = await t.app.inject({ method: 'POST', url: '/v1/push-mirror', headers: { 'x-api-key': t.key }, payload: { webhook_url: receiver.url } });
   expect(res.statusCode).toBe(201);
   receiver.token = res.json().token;
-  publicId = res.json().data.id;
-  subId = (await ids('SELECT id FROM subscriptions WHERE public_id = $1', [publicId]))[0]!;
+  subId = res.json().data.id as number;
   running.push(await startDispatcher(ctx, { pollMs: 100 }), await startDeliveryWorker(ctx, { pollMs: 50 }));
 }, 600_000);
 
@@ -191,7 +189,7 @@ describe('push-mirror into LegiScan\'s schema', () => {
     expect(rows.filter((x) => x.status !== 'delivered')).toEqual([]);
     expect((await ids(`SELECT count(*) AS id FROM deliveries WHERE subscription_id = $1`, [subId]))[0]! - before[0]!).toBeGreaterThanOrEqual(r.changes);
     expect(receiver.rejected).toEqual([]);
-    const sub = (await t.app.inject({ method: 'GET', url: `/v1/webhooks/${publicId}`, headers: { 'x-api-key': t.key } })).json().data;
+    const sub = (await t.app.inject({ method: 'GET', url: `/v1/webhooks/${subId}`, headers: { 'x-api-key': t.key } })).json().data;
     expect(sub).toMatchObject({ active: true, deactivated_reason: null });
   }, 900_000);
 
