@@ -3,7 +3,7 @@
 // five minutes; computed_at shows the snapshot's age. vs_reference is null: no reference database
 // is configured.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { Snapshot } from './snapshot.js';
@@ -60,7 +60,7 @@ interface Row { state: string; bills: number; with_votes: number; with_texts: nu
 const pct = (part: number, whole: number) => (whole === 0 ? null : Math.round((100 * part) / whole));
 const noReference = () => ({ bills: null, votes: null, texts: null });
 
-export async function coverageRoutes(app: FastifyInstance) {
+export const coverageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const snap = new Snapshot(300_000, async () => {
     const { rows } = await app.dbRead.query<Row>(SQL);
     const per_state = rows.map((r) => ({
@@ -103,4 +103,4 @@ export async function coverageRoutes(app: FastifyInstance) {
       throw new ApiError('coverage_unavailable');
     }
   });
-}
+};

@@ -2,7 +2,7 @@
 // the newest bill update and change and a range count of the last 24 hours of changes, so it stays
 // cheap on a million-bill corpus.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { Snapshot } from './snapshot.js';
@@ -35,7 +35,7 @@ ORDER BY s.state_abbr`;
 
 interface Row { state: string; state_name: string; last_bill_update: Date | null; last_change: Date | null; changes_24h: number; session_in_progress: boolean }
 
-export async function statusRoutes(app: FastifyInstance) {
+export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const snap = new Snapshot(60_000, async () => {
     const { rows } = await app.dbRead.query<Row>(SQL);
     const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -61,4 +61,4 @@ export async function statusRoutes(app: FastifyInstance) {
       throw new ApiError('status_unavailable');
     }
   });
-}
+};
