@@ -165,4 +165,4 @@ export const docsPlugin = fp(async function docs(app: FastifyInstance) {
     // Browsers ask for it on every page: answer with no content rather than a 404 in the console.
     docs.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) => reply.code(204).header('Cache-Control', 'public, max-age=86400').send());
   });
-});
+}, { name: 'lds-docs', fastify: '5.x', dependencies: ['lds-envelope'], decorators: { fastify: ['config'] } });
