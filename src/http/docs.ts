@@ -138,9 +138,14 @@ export const docsPlugin = fp(async function docs(app: FastifyInstance) {
       // @fastify/websocket hides every WebSocket route; /v1/stream/ws is part of the API, so it is listed.
       if ((route as RouteOptions & { websocket?: boolean }).websocket) s.hide = false;
       if ((route as RouteOptions).config && ((route as RouteOptions).config as { public?: boolean }).public) s.security = [];
-      return { schema: s as never, url };
+      return { schema: s, url };
     },
-    transformObject: (doc) => decorate(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Doc) as never,
+    // decorate() fills the document in place, so the typed object swagger handed over is returned as is.
+    transformObject: (doc) => {
+      const out = 'openapiObject' in doc ? doc.openapiObject : doc.swaggerObject;
+      decorate(out as Doc);
+      return out;
+    },
   });
 
   // Docs routes are public and kept out of the document itself.
