@@ -68,12 +68,17 @@ for (const mode of ['in-process', 'redis'] as const) {
       expect(u.json().error.used).toBe(3);
     });
 
-    it('4xx answers from a route count; 401 and unknown paths do not', async () => {
+    it('4xx answers from a route count; wrong methods and unknown paths do not', async () => {
       const k = await t.newKey({ burst: 1000, monthlyCap: 100 });
-      await t.app.inject({ method: 'DELETE', url: '/v1/health', headers: { 'x-api-key': k.api_key } });
-      await t.app.inject({ url: '/v1/no-such-thing', headers: { 'x-api-key': k.api_key } });
+      // Two answers a route gives: 400 for a bad parameter, 404 for an unknown bill. Both count.
+      expect((await get(t, k.api_key, '/v1/bills?state=ZZ')).statusCode).toBe(400);
+      expect((await get(t, k.api_key, '/v1/bills/2147483647')).statusCode).toBe(404);
+      // No route answered these two: they do not count.
+      expect((await t.app.inject({ method: 'DELETE', url: '/v1/health', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(405);
+      expect((await t.app.inject({ url: '/v1/no-such-thing', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(404);
       const u = await get(t, k.api_key, '/v1/_meta/usage');
-      expect(u.json().monthly_requests_used).toBe(1);
+      // The two route answers, plus the usage call itself (counted before its handler runs).
+      expect(u.json().monthly_requests_used).toBe(3);
     });
 
     it('monthly usage survives a restart (flushed to usage_counters on close)', async () => {
