@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -130,14 +131,7 @@ describe('two instances sharing Redis', () => {
       expect((await get(a, k.api_key)).statusCode).toBe(200);
       expect((await get(b, k.api_key)).statusCode).toBe(200);
       await db.pool.query(`UPDATE api_keys SET revoked_at = now() WHERE api_key_id = $1`, [k.api_key_id]);
-      let status = 0;
-      const deadline = Date.now() + b.config.keyCacheMs + 3000;
-      while (Date.now() < deadline) {
-        status = (await get(b, k.api_key)).statusCode;
-        if (status === 401) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(status).toBe(401);
+      await waitFor('the second instance to see the revocation', async () => (await get(b, k.api_key)).statusCode === 401, b.config.keyCacheMs + 3000);
       expect((await get(b, k.api_key)).json().error.code).toBe('revoked_api_key');
     } finally {
       await a.app.close();
