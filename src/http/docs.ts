@@ -1,7 +1,7 @@
 // /openapi.json (generated from the route schemas), /docs (interactive reference served from the
 // package's own assets, so it works with no internet) and /docs/errors (every error code).
 import fp from 'fastify-plugin';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_CATALOGUE, errorDocsUrl } from './errors.js';
@@ -136,8 +136,8 @@ export const docsPlugin = fp(async function docs(app: FastifyInstance) {
     transform: ({ schema, url, route }) => {
       const s = { ...(schema ?? {}) } as Record<string, unknown>;
       // @fastify/websocket hides every WebSocket route; /v1/stream/ws is part of the API, so it is listed.
-      if ((route as RouteOptions & { websocket?: boolean }).websocket) s.hide = false;
-      if ((route as RouteOptions).config && ((route as RouteOptions).config as { public?: boolean }).public) s.security = [];
+      if (route.websocket) s.hide = false;
+      if (route.config?.public) s.security = [];
       return { schema: s, url };
     },
     // decorate() fills the document in place, so the typed object swagger handed over is returned as is.
