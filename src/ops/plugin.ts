@@ -91,7 +91,7 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
 
   app.get('/metrics', {
     config: { public: true },
-    schema: { hide: true } as Record<string, unknown>,
+    schema: { hide: true },
   }, async (req, reply) => {
     const token = app.config.metricsToken;
     if (token ? req.headers.authorization !== `Bearer ${token}` : !isLoopback(req)) {
