@@ -3,7 +3,7 @@
 // (clock, outbound HTTP) while keeping the real PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -50,10 +50,12 @@ declare module 'fastify' {
   }
 }
 
-export type App = FastifyInstance;
+/** The app as route plugins see it: the TypeBox type provider types req.params/query/body and the
+ * reply from each route's schema (plugins are typed with FastifyPluginAsyncTypebox). */
+export type App = FastifyInstance<RawServerDefault, http.IncomingMessage, http.ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const app = Fastify({
+export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
+  const app: App = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     genReqId: () => randomUUID(),
     frameworkErrors,
@@ -110,5 +112,5 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await app.register(healthRoutes);
   }
   if (roles.has('stream')) await app.register(streamPlugin);
-  return app as unknown as FastifyInstance;
+  return app;
 }

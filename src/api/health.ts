@@ -1,6 +1,6 @@
 // GET /v1/health: liveness only (no database call), public.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
 export const HealthSchema = Type.Object({
   ok: Type.Boolean(),
@@ -9,7 +9,7 @@ export const HealthSchema = Type.Object({
   ts: Type.String({ format: 'date-time' }),
 });
 
-export async function healthRoutes(app: FastifyInstance) {
+export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/health', {
     config: { public: true },
     schema: {
@@ -19,4 +19,4 @@ export async function healthRoutes(app: FastifyInstance) {
       response: { 200: HealthSchema },
     },
   }, async () => ({ ok: true, service: 'legislative-data-service', version: 'v1', ts: app.clock().toISOString() }));
-}
+};

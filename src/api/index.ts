@@ -1,5 +1,5 @@
 // Read endpoints, one module per resource group.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { healthRoutes } from './health.js';
 import { metaRoutes } from './meta/index.js';
 import { referenceRoutes } from './reference/index.js';
@@ -12,7 +12,7 @@ import { topicRoutes } from './topics/index.js';
 import { subjectRoutes } from './subjects/index.js';
 import { candidateRoutes } from './candidates/index.js';
 
-export async function apiPlugin(app: FastifyInstance) {
+export const apiPlugin: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(healthRoutes);
   await app.register(metaRoutes);
   await app.register(referenceRoutes);
@@ -24,4 +24,4 @@ export async function apiPlugin(app: FastifyInstance) {
   await app.register(topicRoutes);
   await app.register(subjectRoutes);
   await app.register(candidateRoutes);
-}
+};

@@ -46,7 +46,3 @@ export async function recordChanges(db: Queryable, changes: ChangeInput[]): Prom
   await db.query(`SELECT pg_notify('${NOTIFY_CHANNEL}', '')`);
   return changes.length;
 }
-
-export async function recordChange(db: Queryable, change: ChangeInput): Promise<void> {
-  await recordChanges(db, [change]);
-}

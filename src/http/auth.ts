@@ -72,16 +72,6 @@ export class KeyCache {
   }
 }
 
-/** Rate-limit headers of an authenticated request, for routes that hijack the reply (SSE). */
-export function rateLimitHeaders(reply: FastifyReply): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-request-id', 'retry-after']) {
-    const v = reply.getHeader(h);
-    if (v !== undefined) out[h] = String(v);
-  }
-  return out;
-}
-
 function limitError(key: KeyLookup, out: LimitOutcome, now: Date, end: Date): ApiError {
   if (out.ok === false && out.kind === 'burst') {
     return new ApiError('rate_limit_exceeded', `Burst limit of ${key.burst_limit} requests per second exceeded; retry after 1 second.`, { limit: key.burst_limit, window: '1s' }, { 'Retry-After': 1 });

@@ -1,7 +1,7 @@
 // /openapi.json (generated from the route schemas), /docs (interactive reference served from the
 // package's own assets, so it works with no internet) and /docs/errors (every error code).
 import fp from 'fastify-plugin';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { ERROR_CATALOGUE, errorDocsUrl } from './errors.js';
@@ -136,11 +136,16 @@ export const docsPlugin = fp(async function docs(app: FastifyInstance) {
     transform: ({ schema, url, route }) => {
       const s = { ...(schema ?? {}) } as Record<string, unknown>;
       // @fastify/websocket hides every WebSocket route; /v1/stream/ws is part of the API, so it is listed.
-      if ((route as RouteOptions & { websocket?: boolean }).websocket) s.hide = false;
-      if ((route as RouteOptions).config && ((route as RouteOptions).config as { public?: boolean }).public) s.security = [];
-      return { schema: s as never, url };
+      if (route.websocket) s.hide = false;
+      if (route.config?.public) s.security = [];
+      return { schema: s, url };
     },
-    transformObject: (doc) => decorate(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Doc) as never,
+    // decorate() fills the document in place, so the typed object swagger handed over is returned as is.
+    transformObject: (doc) => {
+      const out = 'openapiObject' in doc ? doc.openapiObject : doc.swaggerObject;
+      decorate(out as Doc);
+      return out;
+    },
   });
 
   // Docs routes are public and kept out of the document itself.
@@ -165,4 +170,4 @@ export const docsPlugin = fp(async function docs(app: FastifyInstance) {
     // Browsers ask for it on every page: answer with no content rather than a 404 in the console.
     docs.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) => reply.code(204).header('Cache-Control', 'public, max-age=86400').send());
   });
-});
+}, { name: 'lds-docs', fastify: '5.x', dependencies: ['lds-envelope'], decorators: { fastify: ['config'] } });

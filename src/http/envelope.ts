@@ -141,7 +141,7 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
     }
     return reply.sendError('not_found', `No endpoint ${req.method} ${path}.`);
   });
-});
+}, { name: 'lds-envelope', fastify: '5.x', decorators: { fastify: ['config'] } });
 
 /**
  * Fastify's `frameworkErrors` option: router-level failures (malformed percent-encoding, a path

@@ -11,8 +11,6 @@ import { refuseControlCharacters } from './control.js';
 import { docsPlugin } from './docs.js';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limits.js';
 
-export { rateLimitHeaders } from './auth.js';
-
 declare module 'fastify' {
   interface FastifyInstance {
     limiter: Limiter;
@@ -61,4 +59,10 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
     brotliOptions: { params: { 1: 4 } },
   });
   await app.register(docsPlugin);
+}, {
+  name: 'lds-http',
+  fastify: '5.x',
+  // Errors of the auth hook are answered in the envelope; the pools, config and Redis client come from the root.
+  dependencies: ['lds-envelope'],
+  decorators: { fastify: ['config', 'db', 'deps'] },
 });

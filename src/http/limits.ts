@@ -9,7 +9,7 @@
 // it they live in this process. Either way monthly usage survives a restart: each process flushes
 // the increments it made to usage_counters every few seconds and on close, and seeds a counter from
 // PostgreSQL the first time it sees a key in a period.
-import type { Redis } from 'ioredis';
+import type { Redis, Result } from 'ioredis';
 import type { Queryable } from '../db/pool.js';
 import { RedisDownError, redisLink, type RedisLink } from '../ops/redis.js';
 
@@ -194,9 +194,13 @@ end
 return {status, used, k}
 `;
 
-type RedisWithHit = Redis & {
-  ldsHitN(k1: string, k2: string, burst: number, cap: number, seed: number, ttl: number, n: number): Promise<[number, number, number]>;
-};
+// The script's command, typed as ioredis documents for defineCommand (module augmentation); it
+// exists on a client once RedisLimiter's constructor has defined it.
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    ldsHitN(k1: string, k2: string, burst: number, cap: number, seed: number, ttl: number, n: number): Result<[number, number, number], Context>;
+  }
+}
 
 interface Waiter {
   resolve(o: LimitOutcome): void;
@@ -220,7 +224,7 @@ interface Batch {
  */
 export class RedisLimiter implements Limiter {
   private ledger: UsageLedger;
-  private redis: RedisWithHit;
+  private redis: Redis;
   private batches = new Map<string, Batch>();
   private scheduled = false;
   private link: RedisLink;
@@ -231,8 +235,9 @@ export class RedisLimiter implements Limiter {
   ) {
     this.ledger = new UsageLedger(db);
     this.link = redisLink(redis);
-    if (!(redis as unknown as Partial<RedisWithHit>).ldsHitN) redis.defineCommand('ldsHitN', { numberOfKeys: 2, lua: HIT_SCRIPT });
-    this.redis = redis as unknown as RedisWithHit;
+    // One client is shared by every limiter of the process (apps in tests): define the script once.
+    if (!Object.hasOwn(redis, 'ldsHitN')) redis.defineCommand('ldsHitN', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    this.redis = redis;
   }
 
   private keys(id: string, now: Date) {

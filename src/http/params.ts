@@ -1,12 +1,6 @@
-// Parameter schemas and parsers shared by every route. Path ids are strings matched by pattern so a
-// non-integer id is a clear 400 (bad_request) and int64 ids never pass through a JS number.
-import { Type } from 'typebox';
+// Parameter parsers shared by every route. Path ids arrive as strings (their schemas are in
+// api/common/ids.ts) so a non-integer id is a clear 400 and int64 ids never pass through a JS number.
 import { badRequest } from './errors.js';
-
-/** Path id: an integer (int32 range checked in the handler by the SQL cast). */
-export const IntId = Type.String({ pattern: '^[0-9]{1,10}$', description: 'integer id' });
-/** Path id: a 64-bit integer, kept as a string so values above 2^53 match exactly or 404. */
-export const Int64Id = Type.String({ pattern: '^[0-9]{1,19}$', description: '64-bit integer id' });
 
 /** Parses an int32 path id; values beyond int32 cannot exist, so they are treated as not found by callers. */
 export function parseIntId(raw: string): number | undefined {

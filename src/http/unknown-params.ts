@@ -39,4 +39,4 @@ export const unknownParamsPlugin = fp(async function unknownParams(app: FastifyI
     const existing = route.onRequest;
     route.onRequest = existing ? [check, ...(Array.isArray(existing) ? existing : [existing])] : [check];
   });
-});
+}, { name: 'lds-unknown-params', fastify: '5.x', dependencies: ['lds-envelope'] });

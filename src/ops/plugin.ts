@@ -91,7 +91,7 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
 
   app.get('/metrics', {
     config: { public: true },
-    schema: { hide: true } as Record<string, unknown>,
+    schema: { hide: true },
   }, async (req, reply) => {
     const token = app.config.metricsToken;
     if (token ? req.headers.authorization !== `Bearer ${token}` : !isLoopback(req)) {
@@ -103,6 +103,12 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
     streamConnections.set(open);
     return reply.type(registry.contentType).send(await registry.metrics());
   });
+}, {
+  name: 'lds-ops',
+  fastify: '5.x',
+  // Readiness answers 503 in the envelope; it checks the root's pool, bus and Redis client.
+  dependencies: ['lds-envelope'],
+  decorators: { fastify: ['config', 'db', 'deps', 'clock'] },
 });
 
 async function collectDatabaseGauges(app: FastifyInstance) {

@@ -188,3 +188,22 @@ describe("a newcomer's first requests", () => {
     expect(res.json().error.docs).toBe('http://lds.test/docs/errors#not_found');
   });
 });
+
+describe('plugin wiring', () => {
+  it('registers every shared plugin under its own name', () => {
+    for (const name of ['lds-envelope', 'lds-unknown-params', 'lds-http', 'lds-docs', 'lds-ops']) expect(t.app.hasPlugin(name), name).toBe(true);
+  });
+
+  it('refuses to register the HTTP plumbing before the error envelope it depends on', async () => {
+    // A plugin registered out of order fails at boot, naming what it needs, instead of at the first request.
+    const { default: Fastify } = await import('fastify');
+    const { httpPlugin } = await import('../../src/http/index.js');
+    const bare = Fastify({ logger: false });
+    bare.decorate('config', t.config);
+    bare.decorate('db', t.db.pool);
+    bare.decorate('deps', { db: t.db.pool });
+    bare.register(httpPlugin);
+    await expect(bare.ready()).rejects.toThrow(/lds-envelope/);
+    await bare.close().catch(() => undefined);
+  });
+});

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -68,12 +69,17 @@ for (const mode of ['in-process', 'redis'] as const) {
       expect(u.json().error.used).toBe(3);
     });
 
-    it('4xx answers from a route count; 401 and unknown paths do not', async () => {
+    it('4xx answers from a route count; wrong methods and unknown paths do not', async () => {
       const k = await t.newKey({ burst: 1000, monthlyCap: 100 });
-      await t.app.inject({ method: 'DELETE', url: '/v1/health', headers: { 'x-api-key': k.api_key } });
-      await t.app.inject({ url: '/v1/no-such-thing', headers: { 'x-api-key': k.api_key } });
+      // Two answers a route gives: 400 for a bad parameter, 404 for an unknown bill. Both count.
+      expect((await get(t, k.api_key, '/v1/bills?state=ZZ')).statusCode).toBe(400);
+      expect((await get(t, k.api_key, '/v1/bills/2147483647')).statusCode).toBe(404);
+      // No route answered these two: they do not count.
+      expect((await t.app.inject({ method: 'DELETE', url: '/v1/health', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(405);
+      expect((await t.app.inject({ url: '/v1/no-such-thing', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(404);
       const u = await get(t, k.api_key, '/v1/_meta/usage');
-      expect(u.json().monthly_requests_used).toBe(1);
+      // The two route answers, plus the usage call itself (counted before its handler runs).
+      expect(u.json().monthly_requests_used).toBe(3);
     });
 
     it('monthly usage survives a restart (flushed to usage_counters on close)', async () => {
@@ -125,14 +131,7 @@ describe('two instances sharing Redis', () => {
       expect((await get(a, k.api_key)).statusCode).toBe(200);
       expect((await get(b, k.api_key)).statusCode).toBe(200);
       await db.pool.query(`UPDATE api_keys SET revoked_at = now() WHERE api_key_id = $1`, [k.api_key_id]);
-      let status = 0;
-      const deadline = Date.now() + b.config.keyCacheMs + 3000;
-      while (Date.now() < deadline) {
-        status = (await get(b, k.api_key)).statusCode;
-        if (status === 401) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(status).toBe(401);
+      await waitFor('the second instance to see the revocation', async () => (await get(b, k.api_key)).statusCode === 401, b.config.keyCacheMs + 3000);
       expect((await get(b, k.api_key)).json().error.code).toBe('revoked_api_key');
     } finally {
       await a.app.close();

@@ -63,7 +63,8 @@ describe('realtime under failure', () => {
       expect(JSON.parse(err.data!)).toMatchObject({ reason: 'database_unavailable', cursor: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), retry_ms: expect.any(Number) });
       await change(env.db, 'TX', 'Amendment', 9);
       await change(env.db, 'TX', 'Amendment', 10);
-      await sleep(400);
+      // Both are stamped and published while the stream's database is still unreachable.
+      await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
       proxy.up();
       await change(env.db, 'TX', 'Amendment', 11);
       await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
@@ -84,13 +85,15 @@ describe('realtime under failure', () => {
     try {
       expect(env.relay.isActive()).toBe(true);
       expect(standby.isActive()).toBe(false);
+      const stampedBefore = (await stamped()).length;
       const writes = (async () => {
         for (let i = 0; i < 30; i++) {
           await change(env.db, 'NY', 'StatusChange', 1 + (i % 20));
           await sleep(50);
         }
       })();
-      await sleep(300);
+      // The active relay has stamped some of the writes before it dies.
+      await until(async () => (await stamped()).length >= stampedBefore + 3);
       // the active relay's process dies: its lock session is killed and it never comes back
       await env.db.pool.query('SELECT pg_terminate_backend($1)', [env.relay.lockPid()]);
       await env.relay.stop();
@@ -164,7 +167,8 @@ describe('realtime under failure', () => {
       const since = (await stamped()).at(-1)!;
       const a = await openStream(`${env.url}/v1/stream?states=CA`, { 'x-api-key': env.key, 'last-event-id': since });
       const b = await openStream(`${url2}/v1/stream?states=CA`, { 'x-api-key': env.key, 'last-event-id': since });
-      await sleep(300);
+      // Both connections are registered with their hub (a heartbeat has reached each) before the writes.
+      await until(() => a.text().includes(': ping') && b.text().includes(': ping'));
       for (let i = 0; i < 20; i++) await change(env.db, 'CA', 'Text', 1 + i);
       await until(() => changeEvents(a).length >= 20 && changeEvents(b).length >= 20);
       expect(changeEvents(a).map((e) => e.id)).toEqual(changeEvents(b).map((e) => e.id));

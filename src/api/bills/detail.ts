@@ -1,6 +1,6 @@
 // GET /v1/bills/{bill_id} and its sub-resources (complete sets, no paging, each in the spec's order).
 import { Type, type TSchema } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../http/errors.js';
 import { ListOf, One, responses } from '../common/schemas.js';
 import { intIdOr404, PathIntId } from '../common/ids.js';
@@ -24,7 +24,7 @@ const SUBRESOURCES: Array<{ path: string; op: string; row: TSchema; summary: str
   { path: 'analyses', op: 'listBillAnalyses', row: S.AnalysisRow, summary: 'Published analyses of a bill', order: 'Newest first (analysis_date, then id). Empty where the state does not publish analyses.' },
 ];
 
-export async function billDetailRoutes(app: FastifyInstance) {
+export const billDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/bills/:bill_id', {
     schema: {
       operationId: 'getBill',
@@ -35,7 +35,7 @@ export async function billDetailRoutes(app: FastifyInstance) {
       response: responses(One(S.BillSchema), 400, 404),
     },
   }, async (req) => {
-    const { bill_id } = req.params as Type.Static<typeof BillParams>;
+    const { bill_id } = req.params;
     const bill = await getBill(app.dbRead, intIdOr404(bill_id, 'bill'));
     if (!bill) throw notFound(`No bill with id ${bill_id}.`);
     return { data: bill };
@@ -52,10 +52,10 @@ export async function billDetailRoutes(app: FastifyInstance) {
         response: responses(ListOf(sr.row), 400, 404),
       },
     }, async (req) => {
-      const { bill_id } = req.params as Type.Static<typeof BillParams>;
+      const { bill_id } = req.params;
       const rows = await subresource(app.dbRead, sr.path, intIdOr404(bill_id, 'bill'));
       if (!rows) throw notFound(`No bill with id ${bill_id}.`);
       return { data: rows };
     });
   }
-}
+};

@@ -1,6 +1,6 @@
 // GET /v1/bills: search with every filter of the spec, newest-updated first.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../http/errors.js';
 import { clampLimit, checkOffset, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
 import { parseState, parseTimestamp, SLUG, STATE_CODES } from '../../http/params.js';
@@ -26,7 +26,7 @@ const Query = Type.Object({
   offset: OffsetParam,
 });
 
-export async function billSearchRoutes(app: FastifyInstance) {
+export const billSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/bills', {
     schema: {
       operationId: 'searchBills',
@@ -37,7 +37,7 @@ export async function billSearchRoutes(app: FastifyInstance) {
       response: responses(Type.Object({ data: Type.Array(BillSchema), pagination: PaginationSchema }), 400),
     },
   }, async (req) => {
-    const qs = req.query as Type.Static<typeof Query>;
+    const qs = req.query;
     const limit = clampLimit(qs.limit, 50, 500);
     const offset = checkOffset(qs.offset);
     const state = parseState(qs.state);
@@ -66,4 +66,4 @@ export async function billSearchRoutes(app: FastifyInstance) {
     });
     return { data, pagination: pagination(limit, offset, data.length) };
   });
-}
+};

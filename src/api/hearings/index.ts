@@ -1,12 +1,12 @@
 // GET /v1/hearings: hearings across committees, most recent first.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState, parseTimestamp } from '../../http/params.js';
 import { ListOf, responses } from '../common/schemas.js';
-import { Where } from '../common/sql.js';
 import { stateIdOf } from '../reference/repository.js';
-import { HEARING_COLUMNS, HEARING_FROM, HEARING_ORDER, HearingSchema } from './schemas.js';
+import { HearingSchema } from './schemas.js';
+import { listHearings } from './repository.js';
 
 const Query = Type.Object({
   state: Type.Optional(Type.String({ description: 'jurisdiction code; 400 otherwise' })),
@@ -14,7 +14,7 @@ const Query = Type.Object({
   limit: LimitParam(100, 500),
 });
 
-export async function hearingRoutes(app: FastifyInstance) {
+export const hearingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/hearings', {
     schema: {
       operationId: 'listHearings',
@@ -25,14 +25,10 @@ export async function hearingRoutes(app: FastifyInstance) {
       response: responses(ListOf(HearingSchema), 400),
     },
   }, async (req) => {
-    const qs = req.query as Type.Static<typeof Query>;
+    const qs = req.query;
     const state = parseState(qs.state);
     const since = parseTimestamp(qs.since, 'since');
-    const w = new Where();
-    if (state) w.add(`h.state_id = ${w.p(stateIdOf(state))}`);
-    // hearing_date is a calendar date: a timestamp selects hearings on or after its UTC date.
-    if (since) w.add(`h.hearing_date >= (${w.p(since)}::timestamptz AT TIME ZONE 'UTC')::date`);
-    const sql = `SELECT ${HEARING_COLUMNS} FROM ${HEARING_FROM} ${w.sql()} ORDER BY ${HEARING_ORDER} LIMIT ${w.p(clampLimit(qs.limit, 100, 500))}`;
-    return { data: (await app.dbRead.query(sql, w.params)).rows };
+    const data = await listHearings(app.dbRead, { stateId: state ? stateIdOf(state) : undefined, since, limit: clampLimit(qs.limit, 100, 500) });
+    return { data };
   });
-}
+};

@@ -1,6 +1,7 @@
 // Legislators: roster, one member, voting history, sponsorships.
-import { Type } from 'typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Queryable } from '../../db/pool.js';
 import { notFound } from '../../http/errors.js';
 import { checkOffset, clampLimit, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
@@ -23,7 +24,7 @@ const Params = Type.Object({ people_id: PathInt64Id });
 const PageQuery = Type.Object({ limit: LimitParam(50, 500), offset: OffsetParam });
 const Paged = <T extends Parameters<typeof Type.Array>[0]>(row: T) => Type.Object({ data: Type.Array(row), pagination: PaginationSchema });
 
-export async function legislatorRoutes(app: FastifyInstance) {
+export const legislatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/legislators', {
     schema: {
       operationId: 'listLegislators',
@@ -34,7 +35,7 @@ export async function legislatorRoutes(app: FastifyInstance) {
       response: responses(Paged(LegislatorSchema), 400),
     },
   }, async (req) => {
-    const qs = req.query as Type.Static<typeof RosterQuery>;
+    const qs = req.query;
     const limit = clampLimit(qs.limit, 100, 500);
     const offset = checkOffset(qs.offset);
     const state = parseState(qs.state);
@@ -55,23 +56,25 @@ export async function legislatorRoutes(app: FastifyInstance) {
       response: responses(One(LegislatorSchema), 400, 404),
     },
   }, async (req) => {
-    const { people_id } = req.params as Type.Static<typeof Params>;
+    const { people_id } = req.params;
     const row = await getLegislator(app.dbRead, int64IdOr404(people_id, 'legislator'));
     if (!row) throw notFound(`No legislator with people_id ${people_id}.`);
     return { data: row };
   });
 
   /** One page of a legislator's rows; 404 only when the page is empty because the person does not exist. */
-  const personPage = (fetch: (db: typeof app.dbRead, id: string, limit: number, offset: number) => Promise<unknown[]>) =>
-    async (req: FastifyRequest) => {
-      const id = int64IdOr404((req.params as Type.Static<typeof Params>).people_id, 'legislator');
-      const qs = req.query as Type.Static<typeof PageQuery>;
-      const limit = clampLimit(qs.limit, 50, 500);
-      const offset = checkOffset(qs.offset);
-      const data = await fetch(app.dbRead, id, limit, offset);
-      if (data.length === 0 && !(await personExists(app.dbRead, id))) throw notFound(`No legislator with people_id ${id}.`);
-      return { data, pagination: pagination(limit, offset, data.length) };
-    };
+  const personPage = async <Row>(
+    fetch: (db: Queryable, id: string, limit: number, offset: number) => Promise<Row[]>,
+    params: Static<typeof Params>,
+    qs: Static<typeof PageQuery>,
+  ) => {
+    const id = int64IdOr404(params.people_id, 'legislator');
+    const limit = clampLimit(qs.limit, 50, 500);
+    const offset = checkOffset(qs.offset);
+    const data = await fetch(app.dbRead, id, limit, offset);
+    if (data.length === 0 && !(await personExists(app.dbRead, id))) throw notFound(`No legislator with people_id ${id}.`);
+    return { data, pagination: pagination(limit, offset, data.length) };
+  };
 
   app.get('/v1/legislators/:people_id/votes', {
     schema: {
@@ -83,7 +86,7 @@ export async function legislatorRoutes(app: FastifyInstance) {
       querystring: PageQuery,
       response: responses(Paged(LegislatorVoteRow), 400, 404),
     },
-  }, personPage(voteHistory));
+  }, (req) => personPage(voteHistory, req.params, req.query));
 
   app.get('/v1/legislators/:people_id/bills', {
     schema: {
@@ -95,5 +98,5 @@ export async function legislatorRoutes(app: FastifyInstance) {
       querystring: PageQuery,
       response: responses(Paged(SponsorshipRow), 400, 404),
     },
-  }, personPage(sponsorships));
-}
+  }, (req) => personPage(sponsorships, req.params, req.query));
+};

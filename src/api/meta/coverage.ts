@@ -3,10 +3,11 @@
 // five minutes; computed_at shows the snapshot's age. vs_reference is null: no reference database
 // is configured.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { Snapshot } from './snapshot.js';
+import { coverageRows } from './repository.js';
 
 const NumOrNull = Type.Union([Type.Number(), Type.Null()]);
 const IntOrNull = Type.Union([Type.Integer(), Type.Null()]);
@@ -32,37 +33,12 @@ export const CoverageSchema = Type.Object({
   })),
 }, { examples: [{ generated_at: '2025-06-02T14:00:00.000Z', computed_at: '2025-06-02T13:57:12.000Z', states_total: 52, states_in_session: 1, totals: { bills: 1200, votes: 800, texts: 1500, sponsors: 3100, vs_reference: { bills: null, votes: null, texts: null } }, per_state: [{ state: 'CA', bills: 1200, pct_with_votes: 41, pct_with_texts: 98, pct_with_sponsors: 99, votes_total: 800, texts_total: 1500, sponsors_total: 3100, vs_reference: { bills: null, votes: null, texts: null }, has_live_session: true }] }] });
 
-const SQL = `
-WITH v AS (SELECT bill_id, count(*) AS n FROM roll_calls GROUP BY bill_id),
-     t AS (SELECT bill_id, count(*) AS n FROM bill_texts GROUP BY bill_id),
-     sp AS (SELECT bill_id, count(*) AS n FROM bill_sponsors GROUP BY bill_id),
-     per AS (
-       SELECT b.state_id, count(*) AS bills,
-              count(v.bill_id) AS with_votes, count(t.bill_id) AS with_texts, count(sp.bill_id) AS with_sponsors,
-              coalesce(sum(v.n), 0) AS votes, coalesce(sum(t.n), 0) AS texts, coalesce(sum(sp.n), 0) AS sponsors
-       FROM bills b
-       LEFT JOIN v ON v.bill_id = b.bill_id
-       LEFT JOIN t ON t.bill_id = b.bill_id
-       LEFT JOIN sp ON sp.bill_id = b.bill_id
-       GROUP BY b.state_id)
-SELECT s.state_abbr AS state,
-       coalesce(per.bills, 0)::int AS bills,
-       coalesce(per.with_votes, 0)::int AS with_votes, coalesce(per.with_texts, 0)::int AS with_texts,
-       coalesce(per.with_sponsors, 0)::int AS with_sponsors,
-       coalesce(per.votes, 0)::bigint AS votes, coalesce(per.texts, 0)::bigint AS texts, coalesce(per.sponsors, 0)::bigint AS sponsors,
-       EXISTS (SELECT 1 FROM sessions ss WHERE ss.state_id = s.state_id AND ss.sine_die = 0
-               AND ss.year_end >= extract(year FROM now())::int) AS live
-FROM states s LEFT JOIN per ON per.state_id = s.state_id
-ORDER BY s.state_abbr`;
-
-interface Row { state: string; bills: number; with_votes: number; with_texts: number; with_sponsors: number; votes: string; texts: string; sponsors: string; live: boolean }
-
 const pct = (part: number, whole: number) => (whole === 0 ? null : Math.round((100 * part) / whole));
 const noReference = () => ({ bills: null, votes: null, texts: null });
 
-export async function coverageRoutes(app: FastifyInstance) {
+export const coverageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const snap = new Snapshot(300_000, async () => {
-    const { rows } = await app.dbRead.query<Row>(SQL);
+    const rows = await coverageRows(app.dbRead);
     const per_state = rows.map((r) => ({
       state: r.state,
       bills: r.bills,
@@ -103,4 +79,4 @@ export async function coverageRoutes(app: FastifyInstance) {
       throw new ApiError('coverage_unavailable');
     }
   });
-}
+};

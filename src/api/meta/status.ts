@@ -2,10 +2,11 @@
 // the newest bill update and change and a range count of the last 24 hours of changes, so it stays
 // cheap on a million-bill corpus.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { Snapshot } from './snapshot.js';
+import { statusRows } from './repository.js';
 
 const Ts = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -22,22 +23,9 @@ export const StatusSchema = Type.Object({
   })),
 }, { examples: [{ generated_at: '2025-06-02T14:00:00.000Z', latest_change: '2025-06-02T13:59:41.120Z', states: [{ state: 'CA', state_name: 'California', last_bill_update: '2025-06-02T13:59:41.000Z', last_change: '2025-06-02T13:59:41.120Z', changes_24h: 412, session_in_progress: true }] }] });
 
-const SQL = `
-SELECT s.state_abbr AS state, s.state_name,
-       b.updated AS last_bill_update, c.changed_at AS last_change,
-       (SELECT count(*)::int FROM changes x WHERE x.state_id = s.state_id AND x.changed_at > now() - interval '24 hours') AS changes_24h,
-       EXISTS (SELECT 1 FROM sessions ss WHERE ss.state_id = s.state_id AND ss.sine_die = 0
-               AND ss.year_end >= extract(year FROM now())::int) AS session_in_progress
-FROM states s
-LEFT JOIN LATERAL (SELECT updated FROM bills WHERE state_id = s.state_id ORDER BY updated DESC LIMIT 1) b ON true
-LEFT JOIN LATERAL (SELECT changed_at FROM changes WHERE state_id = s.state_id AND changed_at IS NOT NULL ORDER BY changed_at DESC LIMIT 1) c ON true
-ORDER BY s.state_abbr`;
-
-interface Row { state: string; state_name: string; last_bill_update: Date | null; last_change: Date | null; changes_24h: number; session_in_progress: boolean }
-
-export async function statusRoutes(app: FastifyInstance) {
+export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const snap = new Snapshot(60_000, async () => {
-    const { rows } = await app.dbRead.query<Row>(SQL);
+    const rows = await statusRows(app.dbRead);
     const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
     const states = rows.map((r) => ({ ...r, last_bill_update: iso(r.last_bill_update), last_change: iso(r.last_change) }));
     const latest = states.map((s) => s.last_change).filter((x): x is string => x !== null).sort().at(-1) ?? null;
@@ -61,4 +49,4 @@ export async function statusRoutes(app: FastifyInstance) {
       throw new ApiError('status_unavailable');
     }
   });
-}
+};

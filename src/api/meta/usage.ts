@@ -1,7 +1,7 @@
 // GET /v1/_meta/usage: the calling key's plan and its use in the current UTC month. The call
 // itself has already been counted when the handler runs, so it is included in monthly_requests_used.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../http/errors.js';
 import { period } from '../../http/limits.js';
 import { errorResponses } from '../../http/schemas.js';
@@ -17,7 +17,7 @@ export const UsageSchema = Type.Object({
   period_end: Type.String({ format: 'date-time', description: 'first moment of the next UTC month (exclusive)' }),
 }, { examples: [{ api_key_id: 'key_3f9a1c0b7d2e4a51', org_name: 'Example Newsroom', tier: 'standard', monthly_request_cap: 100000, monthly_requests_used: 1234, monthly_requests_remaining: 98766, period_start: '2025-06-01T00:00:00.000Z', period_end: '2025-07-01T00:00:00.000Z' }] });
 
-export async function usageRoutes(app: FastifyInstance) {
+export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/_meta/usage', {
     schema: {
       operationId: 'getUsage',
@@ -43,4 +43,4 @@ export async function usageRoutes(app: FastifyInstance) {
       period_end: end.toISOString(),
     };
   });
-}
+};

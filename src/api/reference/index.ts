@@ -1,6 +1,6 @@
 // GET /v1/states and GET /v1/sessions: reference lists, cacheable for one hour.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
 import { DateStr, Int, ListOf, Nullable, responses, Str } from '../common/schemas.js';
@@ -27,7 +27,7 @@ const SessionsQuery = Type.Object({
   limit: LimitParam(100, 500),
 });
 
-export async function referenceRoutes(app: FastifyInstance) {
+export const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/states', {
     schema: {
       operationId: 'listStates',
@@ -51,10 +51,10 @@ export async function referenceRoutes(app: FastifyInstance) {
       response: responses(ListOf(SessionSchema), 400),
     },
   }, async (req, reply) => {
-    const qs = req.query as Type.Static<typeof SessionsQuery>;
+    const qs = req.query;
     const state = parseState(qs.state);
     const data = await listSessions(app.dbRead, state ? stateIdOf(state) : undefined, clampLimit(qs.limit, 100, 500));
     reply.header('Cache-Control', CACHE_ONE_HOUR);
     return { data };
   });
-}
+};

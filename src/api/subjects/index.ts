@@ -1,12 +1,12 @@
 // GET /v1/subjects: raw subject labels by bill count.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
 import { Int, responses, Str } from '../common/schemas.js';
 import { text } from '../common/ids.js';
-import { likeContains, Where } from '../common/sql.js';
 import { stateIdOf } from '../reference/repository.js';
+import { listSubjects } from './repository.js';
 
 const Query = Type.Object({
   state: Type.Optional(Type.String({ description: 'jurisdiction code; 400 otherwise' })),
@@ -15,7 +15,7 @@ const Query = Type.Object({
 });
 export const SubjectListRow = Type.Object({ subject_id: Int(), subject_name: Str(), bill_count: Int() });
 
-export async function subjectRoutes(app: FastifyInstance) {
+export const subjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/subjects', {
     schema: {
       operationId: 'listSubjects', summary: 'Raw subject labels', tags: ['Topics and subjects'],
@@ -24,16 +24,9 @@ export async function subjectRoutes(app: FastifyInstance) {
       response: responses(Type.Object({ data: Type.Array(SubjectListRow), count: Type.Integer({ description: 'rows returned' }) }), 400),
     },
   }, async (req) => {
-    const qs = req.query as Type.Static<typeof Query>;
+    const qs = req.query;
     const state = parseState(qs.state);
-    const w = new Where();
-    w.add('NOT su.is_interface_label');
-    if (state) w.add(`su.state_id = ${w.p(stateIdOf(state))}`);
-    const q = text(qs.q);
-    if (q) w.add(`lower(su.subject_name) LIKE ${w.p(likeContains(q.toLowerCase()))}`);
-    const { rows } = await app.dbRead.query(
-      `SELECT su.subject_id, su.subject_name, su.bill_count FROM subjects su ${w.sql()}
-       ORDER BY su.bill_count DESC, su.subject_id LIMIT ${w.p(clampLimit(qs.limit, 100, 1000))}`, w.params);
+    const rows = await listSubjects(app.dbRead, { stateId: state ? stateIdOf(state) : undefined, q: text(qs.q), limit: clampLimit(qs.limit, 100, 1000) });
     return { data: rows, count: rows.length };
   });
-}
+};

@@ -1,7 +1,7 @@
 // A bill's path up the status ladder (1 Introduced, 2 In Committee, 3 Passed One Chamber,
 // 4 Passed Both Chambers, 5 Signed, 6 Vetoed, 7 Failed / Dead, 8 Chaptered): the history steps,
 // committee referrals and floor votes, consistent with the final status and with each other.
-import { DAY, isoDate } from './context.js';
+import { DAY } from './context.js';
 import type { CommitteeInfo } from './committees.js';
 import type { Rng } from './prng.js';
 
@@ -138,5 +138,3 @@ export function walkLadder(rng: Rng, p: PathInput): Path {
   if (final >= 5) pendingCommittee = null;
   return { status: final, statusDate, steps, referrals, votes, pendingCommittee, currentBody };
 }
-
-export const dateOf = (ms: number): string => isoDate(ms);

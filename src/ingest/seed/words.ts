@@ -101,5 +101,3 @@ export const COMMITTEE_NAMES = [
   'Veterans and Military Affairs', 'Rules', 'Housing', 'Public Safety', 'Insurance and Financial Institutions', 'Elections',
   'Government Oversight', 'Technology and Innovation', 'Economic Development',
 ];
-
-export const CITIES = ['Springfield', 'Riverside', 'Franklin', 'Greenville', 'Fairview', 'Madison', 'Georgetown', 'Salem', 'Clinton', 'Marion'];

@@ -1,0 +1,54 @@
+// SQL for committees: list, one committee, members, hearings.
+import type { Queryable } from '../../db/pool.js';
+import { likeContains, Where } from '../common/sql.js';
+import { HEARING_COLUMNS, HEARING_FROM, HEARING_ORDER } from '../hearings/schemas.js';
+
+const COLUMNS = `c.committee_id, s.state_abbr::text AS state_abbr, c.chamber, c.committee_name, c.committee_type, c.description,
+  coalesce((SELECT p.name FROM committee_members m JOIN people p ON p.people_id = m.people_id
+            WHERE m.committee_id = c.committee_id AND m.member_role = 'chair' ORDER BY p.last_name, p.people_id LIMIT 1), '') AS chair_name,
+  coalesce((SELECT p.name FROM committee_members m JOIN people p ON p.people_id = m.people_id
+            WHERE m.committee_id = c.committee_id AND m.member_role = 'vice chair' ORDER BY p.last_name, p.people_id LIMIT 1), '') AS vice_chair_name,
+  (SELECT count(*)::int FROM committee_members m WHERE m.committee_id = c.committee_id) AS members_count,
+  c.website_url, c.meeting_schedule`;
+const FROM = 'committees c JOIN states s ON s.state_id = c.state_id';
+
+export interface CommitteeFilters {
+  stateId?: number;
+  chamber?: string;
+  q?: string;
+  limit: number;
+}
+
+export async function listCommittees(db: Queryable, f: CommitteeFilters) {
+  const w = new Where();
+  if (f.stateId !== undefined) w.add(`c.state_id = ${w.p(f.stateId)}`);
+  if (f.chamber !== undefined) w.add(`lower(c.chamber) = lower(${w.p(f.chamber)})`);
+  if (f.q !== undefined) w.add(`lower(c.committee_name) LIKE ${w.p(likeContains(f.q.toLowerCase()))}`);
+  const sql = `SELECT ${COLUMNS} FROM ${FROM} ${w.sql()} ORDER BY s.state_abbr, c.chamber, c.committee_name, c.committee_id
+    LIMIT ${w.p(f.limit)}`;
+  return (await db.query(sql, w.params)).rows;
+}
+
+export async function getCommittee(db: Queryable, id: number) {
+  return (await db.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.committee_id = $1`, [id])).rows[0];
+}
+
+export async function committeeExists(db: Queryable, id: number): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM committees WHERE committee_id = $1', [id])).rowCount === 1;
+}
+
+/** Chair first, then vice chair, then members; by surname within a role. */
+export async function committeeMembers(db: Queryable, id: number) {
+  return (await db.query(
+    `SELECT m.committee_id, m.people_id, p.name, p.party_id, coalesce(pa.party_name, p.party_name) AS party_name, m.member_role
+     FROM committee_members m JOIN people p ON p.people_id = m.people_id LEFT JOIN parties pa ON pa.party_id = p.party_id
+     WHERE m.committee_id = $1
+     ORDER BY CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
+    [id],
+  )).rows;
+}
+
+/** Most recent first, at most 100. */
+export async function committeeHearings(db: Queryable, id: number) {
+  return (await db.query(`SELECT ${HEARING_COLUMNS} FROM ${HEARING_FROM} WHERE h.committee_id = $1 ORDER BY ${HEARING_ORDER} LIMIT 100`, [id])).rows;
+}

@@ -1,0 +1,27 @@
+// SQL for roll calls: the header and each member's vote.
+import type { Queryable } from '../../db/pool.js';
+
+export async function getRollCall(db: Queryable, id: number) {
+  return (await db.query(
+    `SELECT r.roll_call_id, r.bill_id, r.roll_call_body_id, coalesce(bo.body_name, '') AS body, r.vote_date, r.description,
+       r.yea, r.nay, r.nv, r.absent, r.total, r.passed, r.state_url
+     FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id WHERE r.roll_call_id = $1`,
+    [id],
+  )).rows[0];
+}
+
+/** Each member's vote, by surname. */
+export async function memberVotes(db: Queryable, id: number) {
+  return (await db.query(
+    `SELECT v.people_id, p.name, coalesce(pa.party_name, p.party_name) AS party_name, p.district,
+       coalesce(vt.vote_name, 'Not Voting') AS vote
+     FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
+     LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
+     WHERE v.roll_call_id = $1 ORDER BY p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
+    [id],
+  )).rows;
+}
+
+export async function rollCallExists(db: Queryable, id: number): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM roll_calls WHERE roll_call_id = $1', [id])).rowCount === 1;
+}
