@@ -16,6 +16,7 @@ import { eventsForChange } from '../../src/webhooks/events.js';
 import { seed } from '../../src/ingest/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
+import { ResumingSseClient } from '../helpers/resuming-sse.js';
 
 const enabled = Boolean(process.env.DATABASE_URL && process.env.NATS_URL && process.env.REDIS_URL);
 if (!enabled) console.warn('cluster suite skipped: it needs DATABASE_URL, NATS_URL and REDIS_URL (CI sets them; see .ci/run)');
@@ -37,55 +38,6 @@ interface Proc {
   child: ChildProcess;
   url?: string;
   output: string;
-}
-
-/** An SSE client that follows the reconnection rules: resume with Last-Event-ID, on any live stream process. */
-class StreamClient {
-  readonly ids: string[] = [];
-  private last: string;
-  private req?: http.ClientRequest;
-  private stopped = false;
-  reconnects = 0;
-  constructor(private readonly urls: () => string[], private readonly key: string, since: string, private turn: number) {
-    this.last = since;
-  }
-  start() {
-    const urls = this.urls();
-    if (this.stopped || urls.length === 0) return;
-    const base = urls[this.turn++ % urls.length];
-    const req = http.get(`${base}/v1/stream`, { headers: { 'x-api-key': this.key, 'last-event-id': this.last } }, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const frame = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(frame)?.[1];
-          const id = /^id: (.*)$/m.exec(frame)?.[1];
-          if (event === 'bill_change' && id) {
-            this.ids.push(id);
-            this.last = id;
-          } else if (event === 'rotate' && id) {
-            this.last = id;
-          }
-        }
-      });
-      res.on('close', () => this.again());
-    });
-    req.on('error', () => this.again());
-    this.req = req;
-  }
-  private again() {
-    if (this.stopped) return;
-    this.reconnects++;
-    setTimeout(() => this.start(), 300);
-  }
-  stop() {
-    this.stopped = true;
-    this.req?.destroy();
-  }
 }
 
 describe.skipIf(!enabled)('local cluster under failures', () => {
@@ -201,7 +153,7 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
     );
 
     const streamUrls = () => alive('stream').map((p) => p.url!);
-    const clients = [0, 1, 2].map((i) => new StreamClient(streamUrls, key, cursor, i));
+    const clients = [0, 1, 2].map((i) => new ResumingSseClient(streamUrls, key, cursor, { turn: i }));
     clients.forEach((c) => c.start());
 
     const sim = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'simulate', '--rate', '12', '--duration', '22s'], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,7 +4,6 @@
 // service_unavailable (never 500) with no internals, open SSE and WebSocket streams get one
 // database_unavailable error each and stay open, the OpenAPI document lists the 503, and the
 // classification of errors.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +16,7 @@ import { CompletionBatcher } from '../../src/webhooks/queue.js';
 import { testConfig } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { openStream, type RawStream } from '../realtime/sse-client.js';
+import { pgProxy, type PgProxy } from '../helpers/pg-proxy.js';
 
 async function until<T>(fn: () => T | Promise<T>, ms = 20_000): Promise<NonNullable<Awaited<T>>> {
   const deadline = Date.now() + ms;
@@ -28,30 +28,9 @@ async function until<T>(fn: () => T | Promise<T>, ms = 20_000): Promise<NonNulla
   }
 }
 
-/** A TCP proxy in front of PostgreSQL that the test can cut. */
-function pgProxy(target: URL) {
-  let up = true;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    if (!up) return client.destroy();
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-  });
-  return {
-    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as net.AddressInfo).port))),
-    down() { up = false; for (const s of sockets) s.destroy(); },
-    up() { up = true; },
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
-  };
-}
-
 describe('database outage', () => {
   let db: TestDatabase;
-  let proxy: ReturnType<typeof pgProxy>;
+  let proxy: PgProxy;
   let pool: Pool;
   let app: FastifyInstance;
   let url: string;

@@ -24,6 +24,7 @@ import { seed } from '../../src/ingest/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { createLogger } from '../../src/logger.js';
 import { eventsForChange } from '../../src/webhooks/events.js';
+import { ResumingSseClient } from '../helpers/resuming-sse.js';
 
 const RESTARTS = 10;
 const root = path.resolve(import.meta.dirname, '../..');
@@ -76,54 +77,6 @@ function serve(env: NodeJS.ProcessEnv): Server {
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
   return srv;
-}
-
-/** An SSE client that follows the rules: on any end or refusal, reconnect with Last-Event-ID. */
-class StreamClient {
-  readonly ids: string[] = [];
-  errors = 0;
-  refused = 0;
-  reconnects = 0;
-  readonly statuses: number[] = [];
-  private req?: http.ClientRequest;
-  private stopped = false;
-  constructor(private readonly url: string, private readonly key: string, private last: string) {}
-  start() {
-    if (this.stopped) return;
-    const req = http.get(`${this.url}/v1/stream`, { headers: { 'x-api-key': this.key, 'last-event-id': this.last } }, (res) => {
-      this.statuses.push(res.statusCode!);
-      if (res.statusCode !== 200) this.refused++;
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const frame = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const event = /^event: (.*)$/m.exec(frame)?.[1];
-          const id = /^id: (.*)$/m.exec(frame)?.[1];
-          if (event === 'bill_change' && id) {
-            this.ids.push(id);
-            this.last = id;
-          } else if (event === 'rotate' && id) this.last = id;
-          else if (event === 'error') this.errors++;
-        }
-      });
-      res.on('close', () => this.again());
-    });
-    req.on('error', () => this.again());
-    this.req = req;
-  }
-  private again() {
-    if (this.stopped) return;
-    this.reconnects++;
-    setTimeout(() => this.start(), 200);
-  }
-  stop() {
-    this.stopped = true;
-    this.req?.destroy();
-  }
 }
 
 /** The same over WebSocket: resume with last_event_id after any close or refusal. */
@@ -228,7 +181,7 @@ describe('PostgreSQL restarts under load', () => {
     );
     const bills = (await pool.query<{ bill_id: number; state_id: number }>('SELECT bill_id, state_id FROM bills ORDER BY bill_id LIMIT 40')).rows;
 
-    const client = new StreamClient(server.url!, key, start.cursor);
+    const client = new ResumingSseClient(() => [server.url!], key, start.cursor, { retryMs: 200 });
     client.start();
     const wsClient = new WsClient(server.url!, key, start.cursor);
     wsClient.start();

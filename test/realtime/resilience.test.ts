@@ -1,5 +1,4 @@
 // Failures: a killed database connection mid-stream, a relay failover, a bus outage, two gateways.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { startRelay } from '../../src/bus/relay.js';
@@ -8,6 +7,7 @@ import { createPool } from '../../src/db/pool.js';
 import { testConfig } from '../helpers/app.js';
 import { change, newBus, realtimeEnv, silent, sleep, until, type Env } from './env.js';
 import { changeEvents, openStream } from './sse-client.js';
+import { pgProxy } from '../helpers/pg-proxy.js';
 
 let env: Env;
 beforeAll(async () => {
@@ -19,27 +19,6 @@ const stamped = async () => {
   const { rows } = await env.db.pool.query<{ t: string }>(`SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE changed_at IS NOT NULL ORDER BY changed_at`);
   return rows.map((r) => r.t);
 };
-
-/** A TCP proxy in front of PostgreSQL that the test can cut (the network is the edge we break). */
-function pgProxy(target: URL) {
-  let up = true;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    if (!up) return client.destroy();
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(upstream);
-    client.pipe(upstream).pipe(client);
-    const drop = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-  });
-  return {
-    listen: () => new Promise<number>((r) => server.listen(0, '127.0.0.1', () => r((server.address() as net.AddressInfo).port))),
-    down() { up = false; for (const s of sockets) s.destroy(); },
-    up() { up = true; },
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
-  };
-}
 
 describe('realtime under failure', () => {
   it('sends event: error when the database fails mid-stream, then recovers without loss', async () => {
