@@ -36,11 +36,15 @@ export async function discoverNewTexts(db: Pool): Promise<number> {
   return queued;
 }
 
-/** One full round: discover, then drain the queue. Exposed for tests and `lds` one-shot use. */
-export async function runDiffRound(db: Pool): Promise<{ queued: number; computed: number }> {
+/**
+ * One full round: discover, then drain the queue. Exposed for tests and `lds` one-shot use.
+ * `stopped` is asked between batches so a shutdown waits for one batch, not for a queue that a
+ * fresh corpus can fill with thousands of pairs (the rest stays queued for the next start).
+ */
+export async function runDiffRound(db: Pool, stopped: () => boolean = () => false): Promise<{ queued: number; computed: number }> {
   const queued = await discoverNewTexts(db);
   let computed = 0;
-  for (;;) {
+  while (!stopped()) {
     const n = await processQueue(db);
     computed += n;
     if (n === 0) break;
@@ -54,7 +58,7 @@ export async function startDiffWorker(ctx: BackgroundContext, opts: { pollMs?: n
   let running: Promise<void> = Promise.resolve();
   const failures = retryLog(ctx.log, 'diff worker round failed');
   const tick = () => {
-    running = runDiffRound(ctx.db)
+    running = runDiffRound(ctx.db, () => stopped)
       .then(() => failures.ok())
       .catch((err: unknown) => failures.failed(err))
       .finally(() => {
