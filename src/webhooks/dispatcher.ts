@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Background, BackgroundContext } from '../background.js';
 import { retryLog } from '../db/health.js';
-import type { Pool, PoolClient } from '../db/pool.js';
+import { withTransaction, type Pool, type PoolClient } from '../db/pool.js';
 import { buildPayload, eventsForChange } from './events.js';
 import { wakeWorkers } from './queue.js';
 
@@ -156,19 +156,10 @@ export async function catchUp(db: Pool, baseUrl: string): Promise<number> {
   );
   if (!due[0]?.due) return 0;
   for (;;) {
-    const client = await db.connect();
-    let result: { processed: number; created: number; more: boolean } | undefined;
-    try {
-      await client.query('BEGIN');
+    const result = await withTransaction(db, async (client) => {
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [LOCK_KEY]);
-      if (rows[0].ok) result = await dispatchBatch(client, baseUrl);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      return rows[0].ok ? dispatchBatch(client, baseUrl) : undefined;
+    });
     if (!result) return total;
     total += result.created;
     if (result.created > 0) wakeWorkers();
