@@ -31,10 +31,10 @@ import { migrate } from '../../dist/db/migrate.js';
 import { createKey } from '../../dist/keys/store.js';
 import { createLogger } from '../../dist/logger.js';
 import { MemoryBus } from '../../dist/bus/memory.js';
-import { startDispatcher } from '../../dist/webhooks/dispatcher.js';
-import { startDeliveryWorker } from '../../dist/webhooks/worker.js';
+import { startDispatcher } from '../../dist/webhooks/queue/dispatcher.js';
+import { startDeliveryWorker } from '../../dist/webhooks/delivery/worker.js';
 import { createSubscription } from '../../dist/webhooks/subscriptions.js';
-import { generateSecret } from '../../dist/webhooks/signing.js';
+import { generateSecret } from '../../dist/webhooks/delivery/signing.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({

@@ -1,6 +1,6 @@
 // Delivery reads and replays for the API.
-import type { Queryable } from '../db/pool.js';
-import { ApiError } from '../http/errors.js';
+import type { Queryable } from '../../db/pool.js';
+import { ApiError } from '../../http/errors.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
