@@ -13,7 +13,7 @@ import { callerKey } from './key.js';
 import { claimDue } from '../queue/claims.js';
 import { DeliveryParams, DeliverySchema, IdParams, TestResult } from './schemas.js';
 import { getSubscription, requireActive } from '../subscriptions.js';
-import { listDeliveries, recoverFailed, replayDelivery } from '../queue/repository.js';
+import { latestBill, listDeliveries, recoverFailed, replayDelivery } from '../queue/repository.js';
 
 const tags = ['Webhooks'];
 
@@ -115,12 +115,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
 };
 
 async function samplePayload(app: Pick<App, 'dbRead' | 'config'>, msgId: string) {
-  const { rows } = await app.dbRead.query(
-    `SELECT b.bill_id, s.state_abbr AS state, b.bill_number, b.title, b.status_id, b.status_date::text AS status_date,
-            to_char(b.updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated
-     FROM bills b JOIN states s USING (state_id) ORDER BY b.updated DESC, b.bill_id DESC LIMIT 1`,
-  );
-  const bill = rows[0] ?? { bill_id: 0, state: 'US', bill_number: 'HR0', title: 'Sample bill', status_id: 1, status_date: null, updated: new Date().toISOString() };
+  const bill = (await latestBill(app.dbRead)) ?? { bill_id: 0, state: 'US', bill_number: 'HR0', title: 'Sample bill', status_id: 1, status_date: null, updated: new Date().toISOString() };
   return {
     type: 'test',
     id: `evt_test_${msgId.slice(4)}`,
