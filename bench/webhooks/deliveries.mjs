@@ -239,7 +239,8 @@ try {
   results.latency_first_attempt_ms = { samples: lat.length, expected, p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat) };
   results.hanging_receiver = { requests_started: arrivals.filter((a) => a[0] === 'hang').length, others_delivered: lat.length, others_expected: expected };
   results.loadavg_end = loadavg().map((x) => +x.toFixed(2));
-  await worker.crash();
+  // waits for the hanging receiver's requests to time out (webhook timeout) before the database goes
+  await worker.stop();
   await dispatcher.stop();
 } finally {
   child.kill();
