@@ -1,6 +1,6 @@
 // Delivery endpoints: test delivery, attempt log, replay of one delivery, recover since a time.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { App } from '../../app.js';
+import type { Queryable } from '../../db/pool.js';
 import { Type } from 'typebox';
 import { badRequest } from '../../http/errors.js';
 import { clampLimit, checkOffset, LimitParam, OffsetParam, PaginationSchema, pagination } from '../../http/paging.js';
@@ -35,7 +35,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
     const sub = await getSubscription(app.db, key.org_name, req.params.id);
     requireActive(sub);
     const msgId = newMessageId();
-    const payload = await samplePayload(app, msgId);
+    const payload = await samplePayload(app.dbRead, app.config.publicBaseUrl, msgId);
     // no wake-up: this call claims and sends its own row
     const [row] = await enqueueDeliveries(app.db, [{
       public_id: msgId, subscription_id: sub.id, change_id: null, event_type: 'test', bill_id: null,
@@ -114,13 +114,13 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
   });
 };
 
-async function samplePayload(app: Pick<App, 'dbRead' | 'config'>, msgId: string) {
-  const bill = (await latestBill(app.dbRead)) ?? { bill_id: 0, state: 'US', bill_number: 'HR0', title: 'Sample bill', status_id: 1, status_date: null, updated: new Date().toISOString() };
+async function samplePayload(db: Queryable, baseUrl: string, msgId: string) {
+  const bill = (await latestBill(db)) ?? { bill_id: 0, state: 'US', bill_number: 'HR0', title: 'Sample bill', status_id: 1, status_date: null, updated: new Date().toISOString() };
   return {
     type: 'test',
     id: `evt_test_${msgId.slice(4)}`,
     api_version: PAYLOAD_VERSION,
     occurred_at: new Date().toISOString(),
-    data: { bill: { ...bill, url: `${app.config.publicBaseUrl}/v1/bills/${bill.bill_id}` }, change: { reason: 'Test', reason_id: 0, old_status_id: null, new_status_id: null } },
+    data: { bill: { ...bill, url: `${baseUrl}/v1/bills/${bill.bill_id}` }, change: { reason: 'Test', reason_id: 0, old_status_id: null, new_status_id: null } },
   };
 }
