@@ -39,8 +39,10 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
 async function dispatcher() {
   running.push(await startDispatcher(ctx, { pollMs: 100 }));
 }
+// The safety poll is far away: workers here run on the notification, their own retry timers and
+// their own completions only, so a missing wake-up fails the test instead of being polled over.
 async function worker(): Promise<DeliveryWorker> {
-  const w = await startDeliveryWorker(ctx, { pollMs: 50, leaseMarginMs: 500 });
+  const w = await startDeliveryWorker(ctx, { pollMs: 600_000, leaseMarginMs: 500 });
   running.push(w);
   return w;
 }

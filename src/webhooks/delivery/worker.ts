@@ -33,6 +33,8 @@ export const LEASE_MARGIN_MS = 15_000;
 
 /** The safety poll: notifications and retry timers do the waking; this only bounds what they miss. */
 export const SAFETY_POLL_MS = 2000;
+const RETRY_WAKE_SLACK_MS = 5;
+const MAX_RETRY_TIMERS = 10_000;
 
 export interface WorkerOptions {
   pollMs?: number;
@@ -77,24 +79,39 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
   let drained = false;
   // a database outage fails every poll's claim: one warning, not four a second
   const claimFailures = retryLog(log, 'delivery claim failed; retrying on the next poll');
+  // A wake-up while a claim runs: that claim's snapshot may predate what woke us, so claim again
+  // after it instead of letting its empty answer mark the queue drained.
+  let wokenDuringClaim = false;
   const trigger = () => {
     drained = false;
+    if (claiming) wokenDuringClaim = true;
     pump();
   };
-  // One timer for the earliest retry this worker scheduled (retries announce nothing).
+  // Retries announce nothing: a timer wakes this worker when the earliest retry it scheduled is
+  // due (a little after, as timers may fire a millisecond early), then re-arms for the next one.
+  const retryTimes: number[] = [];
   let retryTimer: NodeJS.Timeout | undefined;
-  let retryAt = Infinity;
-  const wakeAt = (at: Date) => {
-    const t = at.getTime();
-    if (!running || t >= retryAt) return;
+  let armedFor = Infinity;
+  const arm = () => {
+    const now = Date.now();
+    for (let i = retryTimes.length - 1; i >= 0; i--) if (retryTimes[i] <= now) retryTimes.splice(i, 1);
+    const next = retryTimes.length > 0 ? Math.min(...retryTimes) : Infinity;
+    if (next === armedFor || !running) return;
     clearTimeout(retryTimer);
-    retryAt = t;
+    armedFor = next;
+    if (next === Infinity) return;
     retryTimer = setTimeout(() => {
-      retryAt = Infinity;
-      retryTimer = undefined;
+      armedFor = Infinity;
+      arm();
       trigger();
-    }, Math.max(0, t - Date.now()));
+    }, Math.max(0, next - now) + RETRY_WAKE_SLACK_MS);
     retryTimer.unref();
+  };
+  const wakeAt = (at: Date) => {
+    // beyond this many pending retries the safety poll picks the rest up
+    if (retryTimes.length >= MAX_RETRY_TIMERS) return;
+    retryTimes.push(at.getTime());
+    arm();
   };
   const batcher = new CompletionBatcher(db, 256, 4, trigger, (off) => logDisabled(log, off));
   const complete = (d: ClaimedDelivery, o: AttemptOutcome) => {
@@ -137,6 +154,10 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
       })
       .finally(() => {
         claiming = undefined;
+        if (wokenDuringClaim) {
+          wokenDuringClaim = false;
+          drained = false;
+        }
         pump();
       });
   }

@@ -36,16 +36,18 @@ export interface EnqueueOptions {
  */
 export async function enqueueDeliveries(db: Queryable, rows: NewDelivery[], opts: EnqueueOptions = {}): Promise<{ id: number; public_id: string }[]> {
   if (rows.length === 0) return [];
-  const { rows: created } = await db.query<{ id: number; public_id: string }>(
+  const { rows: created } = await db.query<{ id: number; public_id: string; notified: number }>(
     `WITH ins AS (
        INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target, is_test)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::boolean[])
        ON CONFLICT (subscription_id, change_id, event_type) DO NOTHING
        RETURNING id, public_id
      ), woken AS (
-       SELECT pg_notify($9, '') FROM (SELECT 1 FROM ins LIMIT 1) one WHERE $10::boolean
+       -- one notification when anything was inserted; its count is selected below so the planner
+       -- cannot drop this CTE as unused
+       SELECT count(x) AS n FROM (SELECT pg_notify($9, '')::text AS x FROM (SELECT 1 FROM ins LIMIT 1) one WHERE $10::boolean) z
      )
-     SELECT ins.id, ins.public_id FROM ins LEFT JOIN (SELECT count(*) FROM woken) w ON true`,
+     SELECT ins.id, ins.public_id, woken.n AS notified FROM ins CROSS JOIN woken`,
     [
       rows.map((r) => r.public_id ?? newMessageId()),
       rows.map((r) => r.subscription_id),
@@ -59,7 +61,7 @@ export async function enqueueDeliveries(db: Queryable, rows: NewDelivery[], opts
       opts.wake ?? true,
     ],
   );
-  return created;
+  return created.map((r) => ({ id: r.id, public_id: r.public_id }));
 }
 
 /** Wakes the workers of every process (after a replay or recover made deliveries due). */
