@@ -15,8 +15,9 @@ import { openDatabase, type Database } from './db/open.js';
 import { createKey, findKey } from './keys/store.js';
 import type { Logger } from './logger.js';
 import { startDiffWorker } from './texts/worker.js';
-import { startDispatcher } from './webhooks/dispatcher.js';
-import { startDeliveryWorker } from './webhooks/worker.js';
+import { startDispatcher } from './webhooks/queue/dispatcher.js';
+import { startDeliveryWorker } from './webhooks/delivery/worker.js';
+import { registerMirrorDelivery } from './mirror/handler.js';
 import { seed } from './ingest/seed.js';
 import type { Bus } from './bus/types.js';
 import { closeRedis, createRedis } from './ops/redis.js';
@@ -80,6 +81,8 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
     const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
     if (redis) stops.push(named('redis', () => closeRedis(redis)));
 
+    // delivery kinds beside plain webhooks, for this process's workers and test calls
+    registerMirrorDelivery();
     const ctx: BackgroundContext = { config, db: db.pool, dbRead: db.readPool, databaseUrl: db.url, bus, log };
     const starters: [Role, (c: BackgroundContext) => Promise<Background>][] = [
       ['relay', startRelay],

@@ -31,10 +31,10 @@ import { migrate } from '../../dist/db/migrate.js';
 import { createKey } from '../../dist/keys/store.js';
 import { createLogger } from '../../dist/logger.js';
 import { MemoryBus } from '../../dist/bus/memory.js';
-import { startDispatcher } from '../../dist/webhooks/dispatcher.js';
-import { startDeliveryWorker } from '../../dist/webhooks/worker.js';
+import { startDispatcher } from '../../dist/webhooks/queue/dispatcher.js';
+import { startDeliveryWorker } from '../../dist/webhooks/delivery/worker.js';
 import { createSubscription } from '../../dist/webhooks/subscriptions.js';
-import { generateSecret } from '../../dist/webhooks/signing.js';
+import { generateSecret } from '../../dist/webhooks/delivery/signing.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
@@ -239,7 +239,8 @@ try {
   results.latency_first_attempt_ms = { samples: lat.length, expected, p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat) };
   results.hanging_receiver = { requests_started: arrivals.filter((a) => a[0] === 'hang').length, others_delivered: lat.length, others_expected: expected };
   results.loadavg_end = loadavg().map((x) => +x.toFixed(2));
-  await worker.crash();
+  // waits for the hanging receiver's requests to time out (webhook timeout) before the database goes
+  await worker.stop();
   await dispatcher.stop();
 } finally {
   child.kill();

@@ -6,12 +6,13 @@
 // with a changed_at at or below a server_now already handed out. That is what makes the pattern
 // "call again with since = previous summary.server_now" exactly-once.
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../http/errors.js';
 import { clampLimit, LimitParam } from '../http/paging.js';
 import { parseState, parseTimestamp } from '../http/params.js';
 import { errorResponses } from '../http/schemas.js';
-import { isoUs } from './events.js';
+import { changesPage } from './repository.js';
 import { REASONS, type ReasonName } from './record.js';
 import { parseStates } from '../stream/params.js';
 
@@ -53,17 +54,7 @@ export function parseReason(raw: string | undefined, param = 'reason'): number |
   return REASONS[raw as ReasonName];
 }
 
-interface Row {
-  bill_id: number;
-  bill_number: string;
-  state_abbr: string;
-  title: string;
-  reason_id: number;
-  reason_name: string;
-  changed_at: string;
-}
-
-export async function realtimePlugin(app: FastifyInstance) {
+const changes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/changes', {
     schema: {
       operationId: 'listChanges',
@@ -80,7 +71,7 @@ export async function realtimePlugin(app: FastifyInstance) {
       response: { 200: ChangesResponse, ...errorResponses(400, 401, 429, 500) },
     },
   }, async (req) => {
-    const q = req.query as { since?: string; state?: string; states?: string; reason?: string; limit?: number };
+    const q = req.query;
     const since = parseTimestamp(q.since, 'since');
     // state (the spec's) and states (the stream's CSV) both filter; together they mean either.
     const one = parseState(q.state);
@@ -88,31 +79,10 @@ export async function realtimePlugin(app: FastifyInstance) {
     const states = one || many ? [...new Set([...(one ? [one] : []), ...(many ?? [])])] : undefined;
     const reasonId = parseReason(q.reason);
     const limit = clampLimit(q.limit, DEFAULT_LIMIT, MAX_LIMIT);
-    const { rows } = await app.dbRead.query<Row & { since: string; high_water: string }>(
-      `WITH rs AS (SELECT high_water FROM relay_state WHERE id = 1),
-            lo AS (SELECT coalesce($1::timestamptz, now() - interval '1 hour') AS since)
-       SELECT ${isoUs('lo.since')} AS since, ${isoUs('rs.high_water')} AS high_water, p.*
-       FROM rs CROSS JOIN lo
-       LEFT JOIN LATERAL (
-         SELECT c.bill_id, coalesce(b.bill_number, '') AS bill_number, s.state_abbr::text AS state_abbr,
-                coalesce(b.title, '') AS title, c.reason_id::int AS reason_id, r.reason_name,
-                ${isoUs('c.changed_at')} AS changed_at
-         FROM changes c
-         JOIN states s ON s.state_id = c.state_id
-         JOIN change_reasons r ON r.reason_id = c.reason_id
-         LEFT JOIN bills b ON b.bill_id = c.bill_id
-         WHERE c.changed_at > lo.since AND c.changed_at <= rs.high_water
-           AND ($2::text[] IS NULL OR s.state_abbr = ANY($2::text[]))
-           AND ($3::int IS NULL OR c.reason_id = $3)
-         ORDER BY c.changed_at
-         LIMIT $4
-       ) p ON true`,
-      [since ?? null, states ?? null, reasonId ?? null, limit + 1],
-    );
-    const found = rows.filter((r) => r.changed_at !== null);
+    const { since: from, highWater, rows: found } = await changesPage(app.dbRead, { since, states, reasonId, limit: limit + 1 });
     const page = found.slice(0, limit);
     // More rows than the limit: stop at the newest row returned so the next call resumes there.
-    const serverNow = found.length > limit ? page[page.length - 1].changed_at : rows[0].high_water;
+    const serverNow = found.length > limit ? page[page.length - 1].changed_at : highWater;
     const data = page.reverse().map((r) => ({
       bill_id: r.bill_id,
       bill_number: r.bill_number,
@@ -123,7 +93,16 @@ export async function realtimePlugin(app: FastifyInstance) {
       changed_at: r.changed_at,
     }));
     // A since later than high_water: echo server_now no earlier than since, so a client never moves backwards.
-    const now = serverNow < rows[0].since && found.length <= limit ? rows[0].since : serverNow;
-    return { data, summary: { since: rows[0].since, server_now: now } };
+    const now = serverNow < from && found.length <= limit ? from : serverNow;
+    return { data, summary: { since: from, server_now: now } };
   });
-}
+};
+
+/** GET /v1/changes. Encapsulated; errors in the envelope, authentication and limits from lds-http. */
+export const realtimePlugin = fp(changes, {
+  name: 'lds-changes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['lds-envelope', 'lds-http'],
+  decorators: { fastify: ['dbRead'] },
+});

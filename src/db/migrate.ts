@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { inTransaction } from './pool.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Works from src/ (tests) and from dist/ (the SQL files ship in src/db/migrations, not compiled).
@@ -36,15 +37,13 @@ export async function migrate(pool: pg.Pool, log?: { info: (o: object, m: string
     for (const m of await listMigrations()) {
       if (done.has(m.version)) continue;
       const sql = await fs.readFile(m.file, 'utf8');
-      await client.query('BEGIN');
-      try {
-        await client.query(sql);
-        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK');
+      // one transaction per migration, on the connection that holds the session advisory lock
+      await inTransaction(client, async (tx) => {
+        await tx.query(sql);
+        await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      }).catch((err: unknown) => {
         throw new Error(`migration ${m.name} failed: ${(err as Error).message}`);
-      }
+      });
       applied.push(m.name);
       log?.info({ migration: m.name }, 'migration applied');
     }

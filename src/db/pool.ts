@@ -29,18 +29,28 @@ export function createPool(url: string, max = 10, name = 'lds'): pg.Pool {
   return pool;
 }
 
-/** Runs fn inside a transaction on one client; rolls back on error. */
+/** Runs fn inside a transaction on one client of the pool; rolls back on error. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    return await inTransaction(client, fn);
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * Runs fn inside a transaction on a client the caller holds (and releases): for work that keeps
+ * session state across transactions on one connection, such as a session advisory lock.
+ */
+export async function inTransaction<C extends Pick<pg.PoolClient, 'query'>, T>(client: C, fn: (client: C) => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
     const result = await fn(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
-  } finally {
-    client.release();
   }
 }

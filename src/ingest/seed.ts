@@ -11,7 +11,7 @@
 // rows of demo bills are deleted. A database holding imported data is refused, so demo bills never
 // mix with real ones.
 import cliProgress from 'cli-progress';
-import type { Pool, PoolClient } from '../db/pool.js';
+import { withTransaction, type Pool, type PoolClient } from '../db/pool.js';
 import { deferIndexes, restoreIndexes } from './seed/bulk.js';
 import { recordChanges, type ChangeInput } from '../changes/record.js';
 import { DEMO_ID_BASE, DEMO_ID_END, loadContext } from './seed/context.js';
@@ -109,10 +109,7 @@ export async function seed(db: Pool, opts: SeedOptions = {}): Promise<SeedResult
     tPhase = now;
     log(`seed: ${name} at ${((now - t0) / 1000).toFixed(1)} s`);
   };
-  const c = await db.connect();
-  let counts: Record<string, number>;
-  try {
-    await c.query('BEGIN');
+  const counts = await withTransaction(db, async (c) => {
     // One commit at the end: nothing to gain from waiting on the WAL flush for it. The index
     // rebuilds get enough memory to sort in one pass; lz4 compresses long bill texts faster
     // than the default pglz (where the server has it).
@@ -124,7 +121,7 @@ export async function seed(db: Pool, opts: SeedOptions = {}): Promise<SeedResult
     const deferred = await deferIndexes(c, LOADED_TABLES);
     phase('cleared', 'clear');
     const filled = await fill(c, total, opts, seconds, (name) => phase(name));
-    counts = filled.counts;
+    const counts = filled.counts;
     tPhase = performance.now();
     await restoreIndexes(c, deferred, (name) => phase(name, name.includes('indexes') ? 'indexes' : 'foreign_keys'));
     await c.query(`UPDATE subjects s SET bill_count = n FROM (SELECT subject_id, count(*)::int AS n FROM bill_subjects GROUP BY subject_id) x WHERE x.subject_id = s.subject_id`);
@@ -132,13 +129,8 @@ export async function seed(db: Pool, opts: SeedOptions = {}): Promise<SeedResult
     await c.query(`SELECT setval(pg_get_serial_sequence('bill_citations', 'id'), greatest((SELECT max(id) FROM bill_citations), 1))`);
     await c.query(`SELECT setval(pg_get_serial_sequence('bill_analyses', 'id'), greatest((SELECT max(id) FROM bill_analyses), 1))`);
     counts.changes = await recordChanges(c, filled.changes);
-    await c.query('COMMIT');
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
+    return counts;
+  });
   phase('committed', 'commit');
   await db.query(`ANALYZE ${LOADED_TABLES.join(', ')}`);
   phase('done', 'analyze');

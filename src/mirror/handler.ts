@@ -6,10 +6,10 @@
 // non-2xx is a failed attempt retried on the webhook schedule.
 import type { Config } from '../config.js';
 import type { Pool, Queryable } from '../db/pool.js';
-import type { KindHandler } from '../webhooks/deliver.js';
-import { newMessageId } from '../webhooks/dispatcher.js';
-import type { OutboundResult } from '../webhooks/outbound.js';
-import type { ClaimedDelivery } from '../webhooks/queue.js';
+import { registerDeliveryKind, type KindHandler } from '../webhooks/delivery/kinds.js';
+import { enqueueDeliveries } from '../webhooks/queue/enqueue.js';
+import type { OutboundResult } from '../webhooks/delivery/outbound.js';
+import type { ClaimedDelivery } from '../webhooks/queue/claims.js';
 import { IdMap, localIds, type IdKind } from './ids.js';
 import { renderDoc, renderPerson, renderRollCall } from './records.js';
 import { toWire } from './remap.js';
@@ -114,16 +114,14 @@ export async function queueMissing(db: Queryable, d: Pick<ClaimedDelivery, 'subs
     local.forEach((id, i) => rows.push({ type: `${root}:${wire[i]}`, target: { root, [field]: id }, bill_id: root === 'bill' ? id : null }));
   }
   if (rows.length === 0) return 0;
-  const res = await db.query(
-    `INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target, is_test)
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::boolean[])
-     ON CONFLICT (subscription_id, change_id, event_type) DO NOTHING`,
-    [
-      rows.map(() => newMessageId()), rows.map(() => d.subscription_id), rows.map(() => d.change_id), rows.map((r) => r.type), rows.map((r) => r.bill_id),
-      rows.map(() => JSON.stringify({ requested: true })), rows.map((r) => JSON.stringify(r.target)), rows.map(() => d.is_test),
-    ],
+  const created = await enqueueDeliveries(
+    db,
+    rows.map((r) => ({
+      subscription_id: d.subscription_id, change_id: d.change_id, event_type: r.type, bill_id: r.bill_id,
+      payload: JSON.stringify({ requested: true }), target: r.target, is_test: d.is_test,
+    })),
   );
-  return res.rowCount ?? 0;
+  return created.length;
 }
 
 export const mirrorHandler: KindHandler = {
@@ -143,3 +141,8 @@ export const mirrorHandler: KindHandler = {
     if (missing) await queueMissing(db, d, missing);
   },
 };
+
+/** Makes the delivery core send push-mirror deliveries in this process (server root and app). */
+export function registerMirrorDelivery(): void {
+  registerDeliveryKind('push_mirror', mirrorHandler);
+}

@@ -12,7 +12,7 @@
 // never change; the map only exists on the wire. Limits: 16-bit kinds have 16,384 mapped ids per
 // mirror (32,767 down to 16,384), 24-bit kinds 6,777,216 (16,777,215 down to 10,000,000); an
 // exhausted range fails the push (retried, logged) instead of sending an id that would not fit.
-import type { Pool, Queryable } from '../db/pool.js';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 
 export type IdKind = 'session' | 'people' | 'committee' | 'subject' | 'bill' | 'roll_call' | 'text' | 'amendment' | 'supplement';
 
@@ -87,9 +87,7 @@ export class IdMap {
 
   /** Allocates under a per-mirror advisory lock so two workers never hand out the same wire id. */
   private async allocate(need: { kind: IdKind; local: number }[]): Promise<Map<string, number>> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return withTransaction(this.pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(1296651845, $1::int)', [this.subscriptionId]);
       const out = await this.lookup(client, need); // another worker may have allocated them meanwhile
       const byKind = new Map<IdKind, number[]>();
@@ -111,14 +109,8 @@ export class IdMap {
         );
         locals.forEach((l, i) => out.set(`${kind}:${l}`, wires[i]!));
       }
-      await client.query('COMMIT');
       return out;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 }
 

@@ -1,21 +1,24 @@
 // Push-mirror endpoints: register a mirror (a subscription of kind push_mirror) and a synchronous
 // test push. Mirrors are listed, deleted, tested, rotated and reactivated through /v1/webhooks/{id}.
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.js';
-import { EVENT_NAMES } from '../webhooks/events.js';
-import { callerKey } from '../webhooks/key.js';
-import { Outbound } from '../webhooks/outbound.js';
-import { generateToken } from '../webhooks/routes.js';
-import { SubscriptionSchema } from '../webhooks/schemas.js';
+import { EVENT_NAMES } from '../webhooks/queue/events.js';
+import { callerKey } from '../webhooks/routes/key.js';
+import { Outbound } from '../webhooks/delivery/outbound.js';
+import { generateToken } from '../webhooks/routes/subscriptions.js';
+import { SubscriptionSchema } from '../webhooks/routes/schemas.js';
 import { createSubscription, publicSubscription } from '../webhooks/subscriptions.js';
-import { validateSubscription, validateUrl } from '../webhooks/validate.js';
-import { judgeMirror, receiverStatus, samplePush } from './handler.js';
+import { validateSubscription, validateUrl } from '../webhooks/routes/validate.js';
+import { judgeMirror, receiverStatus, registerMirrorDelivery, samplePush } from './handler.js';
 import { MIRROR_DOC } from './docs.js';
 
 const tags = ['Push-mirror'];
 
-export async function mirrorPlugin(app: FastifyInstance) {
+const mirror: FastifyPluginAsyncTypebox = async (app) => {
+  // test calls through /v1/webhooks/{id}/test send mirror deliveries from this process
+  registerMirrorDelivery();
   let outbound: Outbound | undefined;
   const getOutbound = () => (outbound ??= new Outbound({ allowedHosts: app.config.webhookAllowedHosts, timeoutMs: app.config.webhookTimeoutMs }));
   app.addHook('onClose', async () => {
@@ -44,7 +47,7 @@ export async function mirrorPlugin(app: FastifyInstance) {
     },
   }, async (req, reply) => {
     const key = await callerKey(req);
-    const body = req.body as { webhook_url: string; events?: string[]; filters?: { states?: string[]; subjects?: string[] } };
+    const body = req.body;
     const v = await validateSubscription({ ...body, events: body.events ?? [...EVENT_NAMES] }, app.config.webhookAllowedHosts);
     const token = generateToken();
     const row = await createSubscription(app.db, { apiKeyId: key.api_key_id, orgName: key.org_name, kind: 'push_mirror', url: v.url, events: v.events, states: v.states, subjects: v.subjects, secret: token });
@@ -74,11 +77,20 @@ export async function mirrorPlugin(app: FastifyInstance) {
     },
   }, async (req) => {
     await callerKey(req);
-    const body = req.body as { webhook_url: string; token?: string };
+    const body = req.body;
     const url = await validateUrl(body.webhook_url, app.config.webhookAllowedHosts);
     const push = JSON.stringify(await samplePush(app.db, app.config.publicBaseUrl));
     const res = await getOutbound().post(url, body.token ? { authorization: `Token ${body.token}` } : {}, push);
     const failure = judgeMirror(res);
     return { ok: failure === undefined, http_status: res.status, receiver_status: receiverStatus(res.body).status ?? null, duration_ms: res.duration_ms, error: failure ?? null };
   });
-}
+};
+
+export const mirrorPlugin = fp(mirror, {
+  name: 'lds-mirror',
+  fastify: '5.x',
+  encapsulate: true,
+  // subscriptions are the webhooks' (the same table, cap and /v1/webhooks/{id} endpoints)
+  dependencies: ['lds-envelope', 'lds-http', 'lds-webhooks'],
+  decorators: { fastify: ['config', 'db'] },
+});

@@ -1,5 +1,5 @@
 // Database side of text changes: compute a pair, queue pairs, discover consecutive pairs.
-import type { Pool, Queryable } from '../db/pool.js';
+import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 import { computeTextChange } from './diff.js';
 
 /** Consecutive versions of a bill: ordered by text_date (undated first), then text_id. */
@@ -76,10 +76,8 @@ export const MAX_ATTEMPTS = 5;
  * them. A failing pair records its error and is retried on later rounds, up to MAX_ATTEMPTS.
  */
 export async function processQueue(pool: Pool, batch = 20): Promise<number> {
-  const client = await pool.connect();
   let done = 0;
-  try {
-    await client.query('BEGIN');
+  await withTransaction(pool, async (client) => {
     const pairs = (await client.query<{ from_text_id: number; to_text_id: number }>(
       `SELECT from_text_id, to_text_id FROM text_diff_queue WHERE attempts < $1
        ORDER BY queued_at, from_text_id, to_text_id LIMIT $2 FOR UPDATE SKIP LOCKED`, [MAX_ATTEMPTS, batch],
@@ -96,12 +94,6 @@ export async function processQueue(pool: Pool, batch = 20): Promise<number> {
           [p.from_text_id, p.to_text_id, String((err as Error).message).slice(0, 500)]);
       }
     }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
   return done;
 }

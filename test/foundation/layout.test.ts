@@ -34,3 +34,44 @@ describe('src/api layout', () => {
     expect(missing).toEqual([]);
   });
 });
+
+// The delivery side (issue 17): webhooks/ grouped into routes/, queue/ and delivery/; the delivery
+// core knows no kind by name; one way into the deliveries table; transactions through withTransaction.
+describe('delivery side layout', () => {
+  const SRC = path.resolve(import.meta.dirname, '../../src');
+  const read = (f: string) => readFileSync(path.join(SRC, f), 'utf8');
+  const under = (dir: string) => files(path.join(SRC, dir)).map((f) => path.relative(SRC, f)).filter((f) => f.endsWith('.ts'));
+
+  it('groups webhooks/ by routes, queue and delivery', () => {
+    const top = readdirSync(path.join(SRC, 'webhooks'), { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+    expect(top).toEqual(['delivery/', 'plugin.ts', 'queue/', 'routes/', 'subscriptions.ts']);
+  });
+
+  it('keeps the delivery core free of the mirror: kinds register their handlers', () => {
+    const importing = under('webhooks').filter((f) => /from '(\.\.\/)+mirror\//.test(read(f)));
+    expect(importing).toEqual([]);
+  });
+
+  it('inserts deliveries in one place', () => {
+    const inserting = [...under('webhooks'), ...under('mirror'), ...under('changes'), ...under('api')].filter((f) => /INSERT INTO deliveries\b/.test(read(f)));
+    expect(inserting).toEqual(['webhooks/queue/enqueue.ts']);
+  });
+
+  it('runs transactions through withTransaction (no hand-rolled BEGIN)', () => {
+    const scope = [...under('webhooks'), ...under('mirror'), ...under('texts'), ...under('changes'), ...under('db'), 'ingest/seed.ts'].filter((f) => f !== 'db/pool.ts');
+    const rolling = scope.filter((f) => /query\(\s*'BEGIN/.test(read(f)));
+    expect(rolling).toEqual([]);
+  });
+
+  it('keeps SQL out of route files and never casts requests or types', () => {
+    const routes = [...under('webhooks/routes'), 'webhooks/plugin.ts', 'mirror/plugin.ts', 'changes/plugin.ts'];
+    expect(routes.filter((f) => /\.query(<[^>]*>)?\(|\bSELECT\b|\bINSERT INTO\b/.test(read(f)))).toEqual([]);
+    const all = [...under('webhooks'), ...under('mirror'), ...under('changes'), ...under('texts')];
+    expect(all.filter((f) => /\breq\.(query|params|body)\)? as\b|\bas never\b|\bas unknown as\b/.test(read(f)))).toEqual([]);
+  });
+
+  it('has no test-only hooks or in-process wake-ups in the workers', () => {
+    const worker = read('webhooks/delivery/worker.ts');
+    expect(worker).not.toMatch(/crash\(|EventEmitter|queueEvents/);
+  });
+});

@@ -5,9 +5,9 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Background, BackgroundContext } from '../../src/background.js';
-import { startDispatcher } from '../../src/webhooks/dispatcher.js';
-import { DISABLE_AFTER_FAILING_MS } from '../../src/webhooks/disable.js';
-import { startDeliveryWorker } from '../../src/webhooks/worker.js';
+import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
+import { DISABLE_AFTER_FAILING_MS } from '../../src/webhooks/delivery/disable.js';
+import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { insertBill, stampChange, startReceiver, until, type Receiver } from '../webhooks/helpers.js';
 

@@ -12,7 +12,7 @@ import { MemoryBus } from '../../src/bus/memory.js';
 import { databaseStatus, isDatabaseUnavailable } from '../../src/db/health.js';
 import { createPool, withTransaction, type Pool } from '../../src/db/pool.js';
 import { createKey } from '../../src/keys/store.js';
-import { CompletionBatcher } from '../../src/webhooks/queue.js';
+import { CompletionBatcher } from '../../src/webhooks/queue/outcomes.js';
 import { testConfig } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { openStream, type RawStream } from '../realtime/sse-client.js';

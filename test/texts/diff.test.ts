@@ -9,6 +9,7 @@ import { MemoryBus } from '../../src/bus/memory.js';
 import { F, TEXT_V1, TEXT_V2 } from '../helpers/fixtures.js';
 import { keys, sorted, useFixtureApp } from '../api/helpers.js';
 import { createLogger } from '../../src/logger.js';
+import { waitFor } from '../helpers/wait.js';
 
 const labels = { from: 'a', to: 'b' };
 
@@ -125,11 +126,10 @@ describe('/changes and /diff', () => {
     const worker = await startDiffWorker({ config: testConfig(), db: pool, dbRead: pool, databaseUrl: r.t.db.url, bus: new MemoryBus(), log: createLogger('silent') }, { pollMs: 50 });
     try {
       let body: any;
-      for (let i = 0; i < 200; i++) {
+      await waitFor('the diff worker to compute the pair', async () => {
         body = (await r.get(`/v1/bills/${F.bills.sb25}/changes`)).body;
-        if (body.summary.count > 0) break;
-        await new Promise((res) => setTimeout(res, 50));
-      }
+        return body.summary.count > 0;
+      });
       expect(body.data.map((x: any) => [x.from_text_id, x.to_text_id])).toEqual([[211, 212]]);
       expect(body.data[0].changed_sections).toEqual(['SECTION 1']);
     } finally {

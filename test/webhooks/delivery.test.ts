@@ -1,13 +1,18 @@
 // End to end: stamped changes → dispatcher → delivery rows → workers → real local receivers.
 // Every delivery is verified with the standardwebhooks library, as a subscriber would.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Background, BackgroundContext } from '../../src/background.js';
 import { createLogger } from '../../src/logger.js';
 import { createBus } from '../../src/bus/index.js';
 import { MemoryBus } from '../../src/bus/memory.js';
-import { startDispatcher } from '../../src/webhooks/dispatcher.js';
-import { startDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/worker.js';
+import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
+import { DELIVERY_CHANNEL } from '../../src/webhooks/queue/enqueue.js';
+import { startDeliveryWorker, type DeliveryWorker } from '../../src/webhooks/delivery/worker.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { ensureBuilt, root } from '../helpers/build.js';
 import { insertBill, stampChange, startReceiver, until, verify, type Receiver } from './helpers.js';
 
 let t: TestApp;
@@ -34,8 +39,10 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
 async function dispatcher() {
   running.push(await startDispatcher(ctx, { pollMs: 100 }));
 }
+// The safety poll is far away: workers here run on the notification, their own retry timers and
+// their own completions only, so a missing wake-up fails the test instead of being polled over.
 async function worker(): Promise<DeliveryWorker> {
-  const w = await startDeliveryWorker(ctx, { pollMs: 50, leaseMarginMs: 500 });
+  const w = await startDeliveryWorker(ctx, { pollMs: 600_000, leaseMarginMs: 500 });
   running.push(w);
   return w;
 }
@@ -52,6 +59,20 @@ async function bill(opts: Partial<Parameters<typeof insertBill>[1]> = {}) {
 }
 const deliveries = async (id: string) => (await api('GET', `/v1/webhooks/${id}/deliveries`)).json().data;
 
+/**
+ * Waits until the dispatcher's cursor has passed the change and every delivery of the subscription
+ * has finished: from then on nothing more can be sent to it, so a count taken after is final.
+ */
+async function settled(subId: string, changeId: number): Promise<{ status: string }[]> {
+  return until(async () => {
+    const { rows } = await t.db.pool.query<{ passed: boolean }>(
+      'SELECT (SELECT last_seq FROM dispatcher_state WHERE id = 1) >= (SELECT seq FROM changes WHERE change_id = $1) AS passed', [changeId]);
+    if (!rows[0].passed) return undefined;
+    const l: { status: string }[] = await deliveries(subId);
+    return l.every((d) => d.status === 'delivered' || d.status === 'failed') ? l : undefined;
+  });
+}
+
 describe('delivery', () => {
   it('turns a change into signed deliveries by the event table and filters', async () => {
     const r = await receiver();
@@ -64,9 +85,9 @@ describe('delivery', () => {
     await stampChange(t.db.pool, { bill_id: tx, reason: 'StatusChange', old_status: 4, new_status: 5 });
     await stampChange(t.db.pool, { bill_id: txOther, reason: 'StatusChange', old_status: 1, new_status: 2 });
     await stampChange(t.db.pool, { bill_id: ca, state_id: 5, reason: 'StatusChange', old_status: 4, new_status: 5 });
-    await stampChange(t.db.pool, { bill_id: tx, reason: 'Vote', detail: { roll_call_id: 1 } });
+    const last = await stampChange(t.db.pool, { bill_id: tx, reason: 'Vote', detail: { roll_call_id: 1 } });
     const got = await r.waitFor(2);
-    await new Promise((res) => setTimeout(res, 400));
+    expect(await settled(sub.data.id, last)).toHaveLength(2);
     expect(r.received).toHaveLength(2);
     const payloads = got.map((rec) => verify(sub.secret, rec) as { type: string; id: string; api_version: string; data: { bill: { bill_id: number; url: string; state: string }; change: Record<string, unknown> } });
     expect(payloads.map((p) => p.type).sort()).toEqual(['signed', 'status_change']);
@@ -261,6 +282,9 @@ describe('delivery', () => {
 });
 
 describe('crash safety and concurrency', () => {
+  // the killed worker runs the built code in a process of its own
+  beforeAll(() => ensureBuilt(), 180_000);
+
   it('a worker killed mid-delivery loses nothing: the lease expires and another worker delivers with the same webhook-id', async () => {
     let hang = true;
     const r = await receiver(() => (hang ? { status: 200, hang: true } : { status: 200 }));
@@ -268,9 +292,18 @@ describe('crash safety and concurrency', () => {
     const b = await bill();
     await stampChange(t.db.pool, { bill_id: b, reason: 'NewBill' });
     await dispatcher();
-    const a = await startDeliveryWorker(ctx, { pollMs: 50, leaseMarginMs: 60_000 });
-    const [first] = await r.waitFor(1);
-    await a.crash();
+    // the first worker is a process of its own, killed outright while the receiver holds its request
+    const child = spawn(process.execPath, [path.join(root, 'test/webhooks/worker-child.mjs')], {
+      env: { ...process.env, DATABASE_URL: t.db.url, WORKER_CONFIG: JSON.stringify(t.config) }, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((res) => child.once('exit', res));
+    let first;
+    try {
+      [first] = await r.waitFor(1);
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
     const [d] = await deliveries(sub.data.id);
     expect(d.status).toBe('in_flight');
     // the lease of the dead worker runs out (shortened here instead of waiting for it)
@@ -295,7 +328,11 @@ describe('crash safety and concurrency', () => {
     await dispatcher();
     await Promise.all([worker(), worker()]);
     await r.waitFor(120);
-    await new Promise((res) => setTimeout(res, 300));
+    // every row finished: no attempt can still be on its way
+    await until(async () => {
+      const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM deliveries WHERE subscription_id = $1 AND status = 'delivered'`, [sub.data.id]);
+      return rows[0].n === 120 ? true : undefined;
+    });
     const ids = r.received.map((g) => g.headers['webhook-id']);
     expect(ids).toHaveLength(120);
     expect(new Set(ids).size).toBe(120);
@@ -304,7 +341,7 @@ describe('crash safety and concurrency', () => {
     expect(rows[0].n).toBe(120);
   });
 
-  it(`wakes on bus events through the durable consumer (${process.env.NATS_URL ? 'NATS JetStream' : 'in-process bus'}), not only on the poll`, async () => {
+  it(`the dispatcher wakes on live bus events (${process.env.NATS_URL ? 'NATS' : 'in-process bus'}), not only on the poll`, async () => {
     const bus = process.env.NATS_URL ? await createBus(t.config, ctx.log, { namespace: `whtest${Date.now()}` }) : new MemoryBus();
     try {
       const r = await receiver();
@@ -326,6 +363,30 @@ describe('crash safety and concurrency', () => {
     }
   });
 
+  it('a worker wakes on the PostgreSQL notification of a delivery queued by another process, not on its poll', async () => {
+    const r = await receiver();
+    const sub = await subscribe(r.url, ['bill_introduced']);
+    // the poll is far away: only the notification can wake this worker
+    const w = await startDeliveryWorker(ctx, { pollMs: 600_000 });
+    running.push(w);
+    // wait until the worker's start-up claim has found nothing, so only a wake-up can send this one
+    await until(async () => (w.stats.claims > 0 && !w.inFlight ? true : undefined));
+    // another process: its own connection, a plain INSERT and NOTIFY as enqueueDeliveries sends them
+    const other = new pg.Client({ connectionString: t.db.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO deliveries (public_id, subscription_id, event_type, payload) VALUES ('msg_fromanotherprocess', $1, 'bill_introduced', '{"type":"bill_introduced"}')`, [sub.data.id]);
+      await other.query('SELECT pg_notify($1, $2)', [DELIVERY_CHANNEL, '']);
+      await other.query('COMMIT');
+    } finally {
+      await other.end();
+    }
+    const [got] = await r.waitFor(1);
+    expect(got.headers['webhook-id']).toBe('msg_fromanotherprocess');
+  });
+
   it('catches up from the change log after a dispatcher outage, without duplicates', async () => {
     const r = await receiver();
     const sub = await subscribe(r.url, ['bill_introduced']);
@@ -333,13 +394,13 @@ describe('crash safety and concurrency', () => {
     const b2 = await bill();
     await stampChange(t.db.pool, { bill_id: b1, reason: 'NewBill' });
     await dispatcher();
-    await stampChange(t.db.pool, { bill_id: b2, reason: 'NewBill' });
+    const last = await stampChange(t.db.pool, { bill_id: b2, reason: 'NewBill' });
     // a second dispatcher and a cursor rewind must not create duplicates
     await t.db.pool.query('UPDATE dispatcher_state SET last_seq = 0');
     await dispatcher();
     await worker();
     await r.waitFor(2);
-    await new Promise((res) => setTimeout(res, 400));
+    expect(await settled(sub.data.id, last)).toHaveLength(2);
     expect(r.received.map((g) => (verify(sub.secret, g) as { data: { bill: { bill_id: number } } }).data.bill.bill_id).sort()).toEqual([b1, b2]);
   });
 });

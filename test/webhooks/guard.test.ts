@@ -2,8 +2,8 @@
 // check in the outbound Agent (a name that re-binds to a private address after validation).
 import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { blockedAddressReason, checkWebhookUrl, GuardError, type Resolver } from '../../src/webhooks/guard.js';
-import { Outbound } from '../../src/webhooks/outbound.js';
+import { blockedAddressReason, checkWebhookUrl, GuardError, type Resolver } from '../../src/webhooks/delivery/guard.js';
+import { Outbound } from '../../src/webhooks/delivery/outbound.js';
 import { startReceiver } from './helpers.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 

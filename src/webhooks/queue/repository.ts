@@ -1,6 +1,8 @@
-// Delivery reads and replays for the API.
-import type { Queryable } from '../db/pool.js';
-import { ApiError } from '../http/errors.js';
+// The deliveries' SQL for the API: the attempt log, replay of one delivery, recover since a time,
+// and the bill a test delivery shows. Queueing is enqueue.ts's; claiming and outcomes the workers'.
+import type { Queryable } from '../../db/pool.js';
+import { ApiError } from '../../http/errors.js';
+import type { BillSnapshot } from './events.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -76,4 +78,14 @@ export async function recoverFailed(db: Queryable, subscriptionId: number, since
     [subscriptionId, since, until ?? null],
   );
   return rowCount ?? 0;
+}
+
+/** The most recently updated bill, as a test delivery's sample (undefined on an empty database). */
+export async function latestBill(db: Queryable): Promise<BillSnapshot | undefined> {
+  const { rows } = await db.query<BillSnapshot>(
+    `SELECT b.bill_id, s.state_abbr AS state, b.bill_number, b.title, b.status_id, b.status_date::text AS status_date,
+            to_char(b.updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated
+     FROM bills b JOIN states s USING (state_id) ORDER BY b.updated DESC, b.bill_id DESC LIMIT 1`,
+  );
+  return rows[0];
 }

@@ -2,8 +2,8 @@
 // for a route (or where it is absent), the key is looked up here so subscriptions can never be
 // created or read without an issued, unrevoked key.
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../http/errors.js';
-import { findKey, type KeyLookup } from '../keys/store.js';
+import { ApiError } from '../../http/errors.js';
+import { findKey, type KeyLookup } from '../../keys/store.js';
 
 export async function callerKey(req: FastifyRequest): Promise<KeyLookup> {
   if (req.apiKey) return req.apiKey;

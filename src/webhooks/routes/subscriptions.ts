@@ -1,19 +1,19 @@
 // Subscription endpoints: create, list, delete, rotate the secret, reactivate.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../../http/schemas.js';
 import { callerKey } from './key.js';
 import { CreatedSubscription, IdParams, PAYLOAD_DOC, SubscriptionBody, SubscriptionSchema } from './schemas.js';
-import { DISABLE_RULE_DOC } from './disable.js';
-import { generateSecret } from './signing.js';
+import { DISABLE_RULE_DOC } from '../delivery/disable.js';
+import { generateSecret } from '../delivery/signing.js';
 import {
   createSubscription, deleteSubscription, getSubscription, listSubscriptions, publicSubscription, reactivate, requireActive, rotateSecret,
-} from './subscriptions.js';
+} from '../subscriptions.js';
 import { validateSubscription } from './validate.js';
 
 const tags = ['Webhooks'];
 
-export async function subscriptionRoutes(app: FastifyInstance) {
+export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/v1/webhooks', {
     schema: {
       operationId: 'createWebhook',
@@ -30,7 +30,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
     },
   }, async (req, reply) => {
     const key = await callerKey(req);
-    const v = await validateSubscription(req.body as never, app.config.webhookAllowedHosts);
+    const v = await validateSubscription(req.body, app.config.webhookAllowedHosts);
     const secret = generateSecret();
     const row = await createSubscription(app.db, { apiKeyId: key.api_key_id, orgName: key.org_name, kind: 'webhook', url: v.url, events: v.events, states: v.states, subjects: v.subjects, secret });
     return reply.code(201).send({ data: publicSubscription(row), secret });
@@ -61,7 +61,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
     },
   }, async (req) => {
     const key = await callerKey(req);
-    return { data: publicSubscription(await getSubscription(app.db, key.org_name, (req.params as { id: string }).id)) };
+    return { data: publicSubscription(await getSubscription(app.db, key.org_name, req.params.id)) };
   });
 
   app.delete('/v1/webhooks/:id', {
@@ -75,9 +75,9 @@ export async function subscriptionRoutes(app: FastifyInstance) {
     },
   }, async (req, reply) => {
     const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
+    const sub = await getSubscription(app.db, key.org_name, req.params.id);
     await deleteSubscription(app.db, sub);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 
   app.post('/v1/webhooks/:id/rotate-secret', {
@@ -93,7 +93,7 @@ export async function subscriptionRoutes(app: FastifyInstance) {
     },
   }, async (req) => {
     const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
+    const sub = await getSubscription(app.db, key.org_name, req.params.id);
     requireActive(sub);
     const secret = sub.kind === 'push_mirror' ? generateToken() : generateSecret();
     const row = await rotateSecret(app.db, sub, secret, app.config.webhookSecretOverlapSeconds ?? 86_400);
@@ -113,10 +113,10 @@ export async function subscriptionRoutes(app: FastifyInstance) {
     },
   }, async (req) => {
     const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
+    const sub = await getSubscription(app.db, key.org_name, req.params.id);
     return { data: publicSubscription(await reactivate(app.db, sub)) };
   });
-}
+};
 
 /** Push-mirror auth tokens: LegiScan-style 32 hex characters. */
 export function generateToken(): string {

@@ -32,7 +32,7 @@ export class Outbound {
   readonly agent: Agent;
   constructor(private readonly opts: OutboundOptions) {
     this.agent = new Agent({
-      connect: { lookup: guardedLookup(opts.allowedHosts, opts.resolver ?? systemResolver) as never, timeout: Math.min(opts.timeoutMs, 10_000) },
+      connect: { lookup: guardedLookup(opts.allowedHosts, opts.resolver ?? systemResolver), timeout: Math.min(opts.timeoutMs, 10_000) },
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       connections: opts.connectionsPerOrigin ?? 16,

@@ -1,22 +1,23 @@
 // Delivery endpoints: test delivery, attempt log, replay of one delivery, recover since a time.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Queryable } from '../../db/pool.js';
 import { Type } from 'typebox';
-import { badRequest } from '../http/errors.js';
-import { clampLimit, checkOffset, LimitParam, OffsetParam, PaginationSchema, pagination } from '../http/paging.js';
-import { parseTimestamp } from '../http/params.js';
-import { errorResponses } from '../http/schemas.js';
-import { attemptDelivery, type DeliveryContext } from './deliver.js';
-import { newMessageId } from './dispatcher.js';
-import { PAYLOAD_VERSION } from './events.js';
+import { badRequest } from '../../http/errors.js';
+import { clampLimit, checkOffset, LimitParam, OffsetParam, PaginationSchema, pagination } from '../../http/paging.js';
+import { parseTimestamp } from '../../http/params.js';
+import { errorResponses } from '../../http/schemas.js';
+import { attemptDelivery, type DeliveryContext } from '../delivery/attempt.js';
+import { enqueueDeliveries, newMessageId, notifyWorkers } from '../queue/enqueue.js';
+import { PAYLOAD_VERSION } from '../queue/events.js';
 import { callerKey } from './key.js';
-import { claimDue, wakeWorkers } from './queue.js';
+import { claimDue } from '../queue/claims.js';
 import { DeliveryParams, DeliverySchema, IdParams, TestResult } from './schemas.js';
-import { getSubscription, requireActive } from './subscriptions.js';
-import { listDeliveries, recoverFailed, replayDelivery } from './deliveries.js';
+import { getSubscription, requireActive } from '../subscriptions.js';
+import { latestBill, listDeliveries, recoverFailed, replayDelivery } from '../queue/repository.js';
 
 const tags = ['Webhooks'];
 
-export async function deliveryRoutes(app: FastifyInstance, dctx: () => DeliveryContext) {
+export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryContext }> = async (app, { dctx }) => {
   app.post('/v1/webhooks/:id/test', {
     schema: {
       operationId: 'testWebhook',
@@ -31,15 +32,16 @@ export async function deliveryRoutes(app: FastifyInstance, dctx: () => DeliveryC
     },
   }, async (req) => {
     const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
+    const sub = await getSubscription(app.db, key.org_name, req.params.id);
     requireActive(sub);
     const msgId = newMessageId();
-    const payload = await samplePayload(app, msgId);
-    const { rows } = await app.db.query<{ id: number }>(
-      `INSERT INTO deliveries (public_id, subscription_id, event_type, payload, target, is_test) VALUES ($1, $2, 'test', $3, $4, true) RETURNING id`,
-      [msgId, sub.id, JSON.stringify(payload), sub.kind === 'push_mirror' ? JSON.stringify({ root: 'sample' }) : null],
-    );
-    const [claimed] = await claimDue(app.db, 1, 1_000_000, app.config.webhookTimeoutMs + 15_000, rows[0].id);
+    const payload = await samplePayload(app.dbRead, app.config.publicBaseUrl, msgId);
+    // no wake-up: this call claims and sends its own row
+    const [row] = await enqueueDeliveries(app.db, [{
+      public_id: msgId, subscription_id: sub.id, change_id: null, event_type: 'test', bill_id: null,
+      payload: JSON.stringify(payload), target: sub.kind === 'push_mirror' ? { root: 'sample' } : null, is_test: true,
+    }], { wake: false });
+    const [claimed] = await claimDue(app.db, 1, 1_000_000, app.config.webhookTimeoutMs + 15_000, row.id);
     if (!claimed) return { delivery_id: msgId, delivered: false, http_status: null, duration_ms: 0, error: 'not claimed' };
     const r = await attemptDelivery(dctx(), claimed);
     return { delivery_id: msgId, delivered: r.status === 'delivered', http_status: r.statusCode, duration_ms: r.durationMs, error: r.error };
@@ -61,8 +63,8 @@ export async function deliveryRoutes(app: FastifyInstance, dctx: () => DeliveryC
     },
   }, async (req) => {
     const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
-    const q = req.query as { status?: string; limit?: number; offset?: number };
+    const sub = await getSubscription(app.db, key.org_name, req.params.id);
+    const q = req.query;
     const limit = clampLimit(q.limit, 50, 200);
     const offset = checkOffset(q.offset);
     const data = await listDeliveries(app.dbRead, sub.id, q.status, limit, offset);
@@ -80,11 +82,11 @@ export async function deliveryRoutes(app: FastifyInstance, dctx: () => DeliveryC
     },
   }, async (req, reply) => {
     const key = await callerKey(req);
-    const p = req.params as { id: string; delivery_id: string };
+    const p = req.params;
     const sub = await getSubscription(app.db, key.org_name, p.id);
     requireActive(sub);
     const d = await replayDelivery(app.db, sub.id, p.delivery_id);
-    wakeWorkers();
+    await notifyWorkers(app.db);
     return reply.code(202).send({ data: d });
   });
 
@@ -100,30 +102,25 @@ export async function deliveryRoutes(app: FastifyInstance, dctx: () => DeliveryC
     },
   }, async (req, reply) => {
     const key = await callerKey(req);
-    const body = req.body as { since: string; until?: string };
+    const body = req.body;
     const since = parseTimestamp(body.since, 'since');
     const until = parseTimestamp(body.until, 'until');
     if (!since) throw badRequest('since is required.', 'since');
-    const sub = await getSubscription(app.db, key.org_name, (req.params as { id: string }).id);
+    const sub = await getSubscription(app.db, key.org_name, req.params.id);
     requireActive(sub);
     const recovered = await recoverFailed(app.db, sub.id, since, until);
-    wakeWorkers();
+    await notifyWorkers(app.db);
     return reply.code(202).send({ recovered, since, until: until ?? null });
   });
-}
+};
 
-async function samplePayload(app: FastifyInstance, msgId: string) {
-  const { rows } = await app.dbRead.query(
-    `SELECT b.bill_id, s.state_abbr AS state, b.bill_number, b.title, b.status_id, b.status_date::text AS status_date,
-            to_char(b.updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated
-     FROM bills b JOIN states s USING (state_id) ORDER BY b.updated DESC, b.bill_id DESC LIMIT 1`,
-  );
-  const bill = rows[0] ?? { bill_id: 0, state: 'US', bill_number: 'HR0', title: 'Sample bill', status_id: 1, status_date: null, updated: new Date().toISOString() };
+async function samplePayload(db: Queryable, baseUrl: string, msgId: string) {
+  const bill = (await latestBill(db)) ?? { bill_id: 0, state: 'US', bill_number: 'HR0', title: 'Sample bill', status_id: 1, status_date: null, updated: new Date().toISOString() };
   return {
     type: 'test',
     id: `evt_test_${msgId.slice(4)}`,
     api_version: PAYLOAD_VERSION,
     occurred_at: new Date().toISOString(),
-    data: { bill: { ...bill, url: `${app.config.publicBaseUrl}/v1/bills/${bill.bill_id}` }, change: { reason: 'Test', reason_id: 0, old_status_id: null, new_status_id: null } },
+    data: { bill: { ...bill, url: `${baseUrl}/v1/bills/${bill.bill_id}` }, change: { reason: 'Test', reason_id: 0, old_status_id: null, new_status_id: null } },
   };
 }

@@ -10,18 +10,31 @@
 // The per-subscription cap is enforced by the claim across all workers: a subscription never has
 // more than `perSubscription` deliveries claimed, queued locally or in flight, so one slow
 // subscriber holds at most that many of a worker's slots and never delays the others.
-import type { Background, BackgroundContext } from '../background.js';
-import { retryLog } from '../db/health.js';
-import { attemptDelivery, type DeliveryContext } from './deliver.js';
+//
+// Wake-ups: a PostgreSQL notification (queue/enqueue.ts) wakes the workers of every process when
+// deliveries are queued, replayed or recovered; a retry this worker scheduled wakes it at its time;
+// a slow safety poll covers what neither announces (an expired lease of a dead worker, a
+// notification lost while the listener reconnected).
+import type { Background, BackgroundContext } from '../../background.js';
+import { retryLog } from '../../db/health.js';
+import { attemptDelivery, type DeliveryContext } from './attempt.js';
 import { Outbound } from './outbound.js';
 import { logDisabled } from './disable.js';
-import { claimDue, CompletionBatcher, queueEvents, releaseClaims, type ClaimedDelivery } from './queue.js';
+import { listen } from '../../bus/listener.js';
+import { claimDue, releaseClaims, type ClaimedDelivery } from '../queue/claims.js';
+import { DELIVERY_CHANNEL } from '../queue/enqueue.js';
+import { CompletionBatcher, type AttemptOutcome } from '../queue/outcomes.js';
 import type { Resolver } from './guard.js';
 
 /** Deliveries claimed per subscription (all workers together): a hanging receiver holds at most these. */
 export const PER_SUBSCRIPTION = 8;
 /** Lease beyond the request timeout before another worker may take the delivery over. */
 export const LEASE_MARGIN_MS = 15_000;
+
+/** The safety poll: notifications and retry timers do the waking; this only bounds what they miss. */
+export const SAFETY_POLL_MS = 2000;
+const RETRY_WAKE_SLACK_MS = 5;
+const MAX_RETRY_TIMERS = 10_000;
 
 export interface WorkerOptions {
   pollMs?: number;
@@ -34,8 +47,6 @@ export interface WorkerOptions {
 }
 
 export interface DeliveryWorker extends Background {
-  /** Simulates a killed process: stops at once and records nothing for requests in flight. */
-  crash(): Promise<void>;
   readonly inFlight: number;
   /** claim and completion statements sent, deliveries claimed and outcomes recorded so far */
   readonly stats: { claims: number; claimed: number; completions: number; recorded: number; released: number };
@@ -47,26 +58,18 @@ interface Queued {
 }
 
 export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOptions = {}): Promise<DeliveryWorker> {
-  const { config, db, log } = ctx;
+  const { config, db, log, databaseUrl } = ctx;
   const concurrency = opts.concurrency ?? config.workerConcurrency;
   const perSub = opts.perSubscription ?? PER_SUBSCRIPTION;
   const prefetch = opts.prefetch ?? concurrency;
   const leaseMs = config.webhookTimeoutMs + (opts.leaseMarginMs ?? LEASE_MARGIN_MS);
   // A queued claim must still have a whole request timeout (and a second) left on its lease.
   const maxQueueWaitMs = Math.max(0, leaseMs - config.webhookTimeoutMs - 1000);
-  const pollMs = opts.pollMs ?? 250;
+  const pollMs = opts.pollMs ?? SAFETY_POLL_MS;
   // Claim in batches: a claim for every finished request would double the statements per delivery.
   const minClaim = Math.max(1, Math.floor((concurrency + prefetch) / 8));
   const outbound = new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs, resolver: opts.resolver, connectionsPerOrigin: perSub * 2 });
   let running = true;
-  let crashed = false;
-  // After crash() nothing may reach the database, as if the process had died mid-request.
-  const fencedDb = new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop === 'query') return (...args: unknown[]) => (crashed ? Promise.reject(new Error('worker crashed')) : (target.query as (...a: unknown[]) => unknown)(...args));
-      return Reflect.get(target, prop, receiver);
-    },
-  });
   const stats = { claims: 0, claimed: 0, completions: 0, recorded: 0, released: 0 };
   const queue: Queued[] = [];
   let inFlight = 0;
@@ -76,13 +79,47 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
   let drained = false;
   // a database outage fails every poll's claim: one warning, not four a second
   const claimFailures = retryLog(log, 'delivery claim failed; retrying on the next poll');
+  // A wake-up while a claim runs: that claim's snapshot may predate what woke us, so claim again
+  // after it instead of letting its empty answer mark the queue drained.
+  let wokenDuringClaim = false;
   const trigger = () => {
     drained = false;
+    if (claiming) wokenDuringClaim = true;
     pump();
   };
-  const batcher = new CompletionBatcher(fencedDb, 256, 4, trigger, (off) => logDisabled(log, off));
-  const dctx: DeliveryContext = { db: fencedDb, config, outbound, log, complete: (d, o) => batcher.complete(d, o) };
-  queueEvents.on('wake', trigger);
+  // Retries announce nothing: a timer wakes this worker when the earliest retry it scheduled is
+  // due (a little after, as timers may fire a millisecond early), then re-arms for the next one.
+  const retryTimes: number[] = [];
+  let retryTimer: NodeJS.Timeout | undefined;
+  let armedFor = Infinity;
+  const arm = () => {
+    const now = Date.now();
+    for (let i = retryTimes.length - 1; i >= 0; i--) if (retryTimes[i] <= now) retryTimes.splice(i, 1);
+    const next = retryTimes.length > 0 ? Math.min(...retryTimes) : Infinity;
+    if (next === armedFor || !running) return;
+    clearTimeout(retryTimer);
+    armedFor = next;
+    if (next === Infinity) return;
+    retryTimer = setTimeout(() => {
+      armedFor = Infinity;
+      arm();
+      trigger();
+    }, Math.max(0, next - now) + RETRY_WAKE_SLACK_MS);
+    retryTimer.unref();
+  };
+  const wakeAt = (at: Date) => {
+    // beyond this many pending retries the safety poll picks the rest up
+    if (retryTimes.length >= MAX_RETRY_TIMERS) return;
+    retryTimes.push(at.getTime());
+    arm();
+  };
+  const batcher = new CompletionBatcher(db, 256, 4, trigger, (off) => logDisabled(log, off));
+  const complete = (d: ClaimedDelivery, o: AttemptOutcome) => {
+    if (o.status === 'pending' && o.nextAttemptAt) wakeAt(o.nextAttemptAt);
+    return batcher.complete(d, o);
+  };
+  const dctx: DeliveryContext = { db, config, outbound, log, complete };
+  const listener = listen(databaseUrl, DELIVERY_CHANNEL, trigger, log);
   const poll = setInterval(trigger, pollMs);
 
   function pump(): void {
@@ -117,6 +154,10 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
       })
       .finally(() => {
         claiming = undefined;
+        if (wokenDuringClaim) {
+          wokenDuringClaim = false;
+          drained = false;
+        }
         pump();
       });
   }
@@ -132,11 +173,10 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
     };
     const p: Promise<void> = (async () => {
       try {
-        if (crashed) return;
         await attemptDelivery({ ...dctx, onResponse: free }, d);
       } catch (err) {
         // The claim stays in_flight and expires; another attempt follows. Nothing is lost.
-        if (!crashed) log.warn({ err, delivery: d.public_id }, 'delivery attempt failed to record');
+        log.warn({ err, delivery: d.public_id }, 'delivery attempt failed to record');
       } finally {
         free();
       }
@@ -150,16 +190,17 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
 
   function release(items: ClaimedDelivery[]): Promise<void> {
     stats.released += items.length;
-    return releaseClaims(fencedDb, items).catch((err) => {
+    return releaseClaims(db, items).catch((err) => {
       // Not released: the leases expire and the deliveries are retried then.
-      if (!crashed) log.warn({ err }, 'releasing unstarted claims failed');
+      log.warn({ err }, 'releasing unstarted claims failed');
     });
   }
 
   const halt = async () => {
     running = false;
     clearInterval(poll);
-    queueEvents.off('wake', trigger);
+    clearTimeout(retryTimer);
+    await listener.close();
     await claiming;
   };
 
@@ -177,12 +218,6 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
       await Promise.allSettled([...recording]);
       await batcher.flush();
       await outbound.close();
-    },
-    async crash() {
-      crashed = true;
-      await halt();
-      queue.length = 0;
-      await outbound.agent.destroy().catch(() => undefined);
     },
   };
 }

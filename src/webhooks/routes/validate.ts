@@ -1,8 +1,8 @@
 // Validation of a subscription body (webhooks and push-mirrors): 400 bad_request naming the field.
-import { badRequest } from '../http/errors.js';
-import { STATE_CODES } from '../http/params.js';
-import { EVENT_NAMES, EVENT_SET } from './events.js';
-import { checkWebhookUrl, GuardError, type Resolver, systemResolver } from './guard.js';
+import { badRequest } from '../../http/errors.js';
+import { STATE_CODES } from '../../http/params.js';
+import { EVENT_NAMES, EVENT_SET } from '../queue/events.js';
+import { checkWebhookUrl, GuardError, type Resolver, systemResolver } from '../delivery/guard.js';
 
 const STATES = new Set<string>(STATE_CODES);
 export const MAX_SUBJECTS = 100;

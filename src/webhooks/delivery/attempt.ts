@@ -1,50 +1,23 @@
 // One delivery attempt, the same path for workers, test calls and push-mirror pushes: render the
 // body for the subscription's kind, sign it (Standard Webhooks), POST it through the guarded
 // Agent, judge the response, schedule the next attempt or finish, and log the attempt.
-import type { Config } from '../config.js';
-import type { Pool } from '../db/pool.js';
-import type { Logger } from '../logger.js';
-import { mirrorHandler } from '../mirror/handler.js';
+import type { Config } from '../../config.js';
+import type { Pool } from '../../db/pool.js';
+import type { Logger } from '../../logger.js';
+import { handlerFor } from './kinds.js';
 import type { Outbound, OutboundResult } from './outbound.js';
 import { logDisabled } from './disable.js';
-import { completeAttempt, nextDelaySeconds, parseRetryAfter, type AttemptOutcome, type ClaimedDelivery } from './queue.js';
+import type { ClaimedDelivery } from '../queue/claims.js';
+import { completeAttempt, nextDelaySeconds, parseRetryAfter, type AttemptOutcome } from '../queue/outcomes.js';
 import { signedHeaders } from './signing.js';
-import { liveSecrets } from './subscriptions.js';
-import { deliveryOutcomes } from '../ops/metrics.js';
-
-export interface Rendered {
-  body: string;
-  headers?: Record<string, string>;
-}
-
-/** What a subscription kind changes in the delivery path. */
-export interface KindHandler {
-  render(db: Pool, d: ClaimedDelivery, config: Config): Promise<Rendered>;
-  /** undefined = success; otherwise the failure message */
-  judge(res: OutboundResult): string | undefined;
-  afterDelivered?(db: Pool, d: ClaimedDelivery, res: OutboundResult): Promise<void>;
-}
-
-export const webhookHandler: KindHandler = {
-  async render(_db, d) {
-    return { body: d.payload_text };
-  },
-  judge(res) {
-    if (res.error) return res.error;
-    if (res.status !== null && res.status >= 200 && res.status < 300) return undefined;
-    return `HTTP ${res.status}`;
-  },
-};
-
-export function handlerFor(kind: string): KindHandler {
-  return kind === 'push_mirror' ? mirrorHandler : webhookHandler;
-}
+import { liveSecrets } from '../subscriptions.js';
+import { deliveryOutcomes } from '../../ops/metrics.js';
 
 export interface DeliveryContext {
   db: Pool;
   config: Config;
   outbound: Outbound;
-  log?: Logger;
+  log?: Pick<Logger, 'warn'>;
   random?: () => number;
   /** batched completion (workers); a single statement per attempt otherwise */
   complete?: (d: ClaimedDelivery, o: AttemptOutcome) => Promise<boolean>;
@@ -64,6 +37,8 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
   const startedAt = new Date();
   let res: OutboundResult;
   try {
+    // a process whose root did not register the kind: a failed attempt, retried, never a wrong body
+    if (!handler) throw new Error(`no delivery handler for kind ${d.kind}`);
     const rendered = await handler.render(ctx.db, d, ctx.config);
     const headers = { ...signedHeaders(liveSecrets(d), d.public_id, rendered.body), ...rendered.headers };
     res = await ctx.outbound.post(d.webhook_url, headers, rendered.body);
@@ -71,11 +46,11 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
     res = { status: null, headers: {}, body: '', duration_ms: Date.now() - startedAt.getTime(), error: `render failed: ${(err as Error).message}`, blocked: false };
   }
   ctx.onResponse?.();
-  const failure = handler.judge(res);
+  const failure = handler ? handler.judge(res) : (res.error ?? 'no delivery handler');
   const outcome = decide(ctx, d, res, failure, startedAt);
   deliveryOutcomes.inc({ outcome: outcome.status === 'delivered' ? 'delivered' : outcome.deactivate ? `failed_${outcome.deactivate}` : outcome.status === 'pending' ? 'retry_scheduled' : 'failed' });
   const fenced = ctx.complete ? await ctx.complete(d, outcome) : await completeAttempt(ctx.db, d, outcome, (off) => logDisabled(ctx.log, off));
-  if (fenced && outcome.status === 'delivered' && handler.afterDelivered) {
+  if (fenced && outcome.status === 'delivered' && handler?.afterDelivered) {
     await handler.afterDelivered(ctx.db, d, res).catch((err) => ctx.log?.warn({ err, delivery: d.public_id }, 'after-delivery step failed'));
   }
   return { ...outcome, delivery_id: d.public_id, attempt: d.attempts, fenced, response: res };
@@ -94,7 +69,7 @@ function decide(ctx: DeliveryContext, d: ClaimedDelivery, res: OutboundResult, f
   const made = d.attempts - d.attempt_base;
   const delay = isTest ? undefined : nextDelaySeconds(schedule, made, ctx.random);
   // Exhausted: the delivery is failed (retry or recover it later); the subscription stays active
-  // unless every attempt has failed for the disable window (queue.ts, DISABLE_AFTER_FAILING_MS).
+  // unless every attempt has failed for the disable window (queue/outcomes.ts, DISABLE_AFTER_FAILING_MS).
   if (delay === undefined) return { ...base, status: 'failed', error: failure, nextAttemptAt: null };
   const retryAfter = parseRetryAfter(res.headers['retry-after']);
   const wait = retryAfter !== undefined && retryAfter > delay ? retryAfter : delay;

@@ -1,8 +1,8 @@
 // The disable rule for subscriptions (webhooks and push-mirrors), after Svix: a delivery that
 // exhausts its retries is marked failed and can be retried or recovered; the subscription is only
 // switched off when its endpoint has failed every attempt for a sustained period. completeAttempts
-// (queue.ts) applies it in the statement that records outcomes; the reason goes to the log here.
-import type { Logger } from '../logger.js';
+// (queue/outcomes.ts) applies it in the statement that records outcomes; the reason goes to the log here.
+import type { Logger } from '../../logger.js';
 
 /**
  * Svix's rule for switching an endpoint off: a delivery that exhausts its retries is only marked
@@ -27,7 +27,7 @@ export interface Disabled {
 /** Called with the subscriptions a recorded batch disabled, so the reason reaches the log. */
 export type OnDisabled = (disabled: Disabled[]) => void;
 
-export function logDisabled(log: Logger | undefined, disabled: Disabled[]): void {
+export function logDisabled(log: Pick<Logger, 'warn'> | undefined, disabled: Disabled[]): void {
   for (const x of disabled) {
     log?.warn({ subscription: x.subscription_id, reason: x.reason, failing_since: x.failing_since }, x.reason === FAILING_REASON
       ? `subscription ${x.subscription_id} disabled: every delivery attempt has failed since ${x.failing_since?.toISOString()}`

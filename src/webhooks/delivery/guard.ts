@@ -130,15 +130,13 @@ export async function checkHost(hostname: string, resolve: Resolver = systemReso
   return addresses;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
-
 /**
  * A `lookup` for net/tls.connect that resolves every address and refuses the dial when any of
  * them is blocked (mixed public/private answers are a rebinding sign). Hosts on the allow-list
  * pass unchecked.
  */
-export function guardedLookup(allowed: readonly string[], resolve: Resolver = systemResolver) {
-  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+export function guardedLookup(allowed: readonly string[], resolve: Resolver = systemResolver): net.LookupFunction {
+  return (hostname, options, callback) => {
     const allowedHost = allowed.some((a) => a.toLowerCase().replace(/:\d+$/, '') === hostname.toLowerCase());
     const check = allowedHost ? resolve(hostname) : checkHost(hostname, resolve);
     check.then(

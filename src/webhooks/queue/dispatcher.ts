@@ -1,34 +1,26 @@
 // The dispatcher: stamped changes → delivery rows. It keeps its own cursor (dispatcher_state) and
 // reads the change log by seq, so the bus is only a wake-up: a change committed while the bus or
-// the dispatcher was down is still dispatched on the next catch-up (at start, on every bus event,
-// and on a slow poll). Turning changes into rows is idempotent (UNIQUE (subscription_id,
-// change_id, event_type)) and the cursor moves in the same transaction. Several dispatchers may
-// run: a transaction-scoped advisory lock lets one work at a time; the others skip the round.
-import { randomBytes } from 'node:crypto';
-import type { Background, BackgroundContext } from '../background.js';
-import { retryLog } from '../db/health.js';
-import type { Pool, PoolClient } from '../db/pool.js';
+// the dispatcher was down is still dispatched on the next catch-up (at start, on every live bus
+// event, and on a slow poll). The cursor is the source of events; no durable bus consumer is
+// needed beside it (at-least-once comes from the change log, not from the bus). Turning changes
+// into rows is idempotent (UNIQUE (subscription_id, change_id, event_type)) and the cursor moves
+// in the same transaction. Several dispatchers may run: a transaction-scoped advisory lock lets one
+// work at a time; the others skip the round.
+import type { Background, BackgroundContext } from '../../background.js';
+import { retryLog } from '../../db/health.js';
+import { withTransaction, type Pool, type PoolClient } from '../../db/pool.js';
 import { buildPayload, eventsForChange } from './events.js';
-import { wakeWorkers } from './queue.js';
+import { EVENT_COLUMNS, EVENT_FROM } from '../../changes/events.js';
+import type { ChangeEvent } from '../../bus/types.js';
+import { enqueueDeliveries, type NewDelivery } from './enqueue.js';
 
 const LOCK_KEY = 7310041;
 const BATCH = 500;
 /** Delivery rows per transaction: workers start on the first rows while later ones are still being written. */
 const MAX_ROWS = 1000;
 
-interface ChangeRow {
-  change_id: number;
-  seq: number;
-  changed_at: string;
-  bill_id: number;
-  reason_id: number;
-  reason: string;
-  old_status: number | null;
-  new_status: number | null;
-  detail: Record<string, unknown>;
-  state: string;
-  bill_number: string | null;
-  title: string | null;
+/** A change as the public projection reads it (changes/events.ts), plus what the payload and filters need. */
+interface ChangeRow extends ChangeEvent {
   status_id: number | null;
   status_date: string | null;
   updated: string | null;
@@ -45,8 +37,6 @@ interface SubRow {
   created_at: Date;
 }
 
-export const newMessageId = () => 'msg_' + randomBytes(15).toString('base64url');
-
 /** Subjects filter: a case-insensitive match against the bill's raw subject names or its topic slugs. */
 export function matchesFilters(sub: Pick<SubRow, 'filter_states' | 'filter_subjects'>, c: Pick<ChangeRow, 'state' | 'subjects' | 'topics'>): boolean {
   if (sub.filter_states.length > 0 && !sub.filter_states.includes(c.state)) return false;
@@ -55,16 +45,6 @@ export function matchesFilters(sub: Pick<SubRow, 'filter_states' | 'filter_subje
     if (!sub.filter_subjects.some((s) => have.has(s.toLowerCase()))) return false;
   }
   return true;
-}
-
-interface NewDelivery {
-  subscription_id: number;
-  change_id: number;
-  event_type: string;
-  bill_id: number;
-  /** JSON text; a change's payload for one event type is the same for every subscription */
-  payload: string;
-  target: unknown;
 }
 
 /** Deliveries one change produces for one subscription. Mirrors get one bill push (plus a roll_call push for votes). */
@@ -84,8 +64,8 @@ function deliveriesFor(sub: SubRow, c: ChangeRow, baseUrl: string, payloads: Map
   const bill = {
     bill_id: c.bill_id,
     state: c.state,
-    bill_number: c.bill_number ?? '',
-    title: c.title ?? '',
+    bill_number: c.bill_number,
+    title: c.title,
     status_id: c.status_id ?? c.new_status ?? 1,
     status_date: c.status_date,
     updated: c.updated ?? c.changed_at,
@@ -102,14 +82,11 @@ async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ pro
   const { rows: st } = await client.query<{ last_seq: number }>('SELECT last_seq FROM dispatcher_state WHERE id = 1 FOR UPDATE');
   const last = st[0]?.last_seq ?? 0;
   const { rows: changes } = await client.query<ChangeRow>(
-    `SELECT c.change_id, c.seq, to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS changed_at,
-            c.bill_id, c.reason_id, r.reason_name AS reason, c.old_status, c.new_status, c.detail, st.state_abbr AS state,
-            b.bill_number, b.title, b.status_id, b.status_date::text AS status_date,
+    `SELECT ${EVENT_COLUMNS}, b.status_id, b.status_date::text AS status_date,
             to_char(b.updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated,
             coalesce((SELECT array_agg(lower(sj.subject_name)) FROM bill_subjects bs JOIN subjects sj USING (subject_id) WHERE bs.bill_id = c.bill_id), '{}') AS subjects,
             coalesce((SELECT array_agg(t.slug) FROM bill_topics bt JOIN topics t USING (topic_id) WHERE bt.bill_id = c.bill_id), '{}') AS topics
-     FROM changes c JOIN change_reasons r USING (reason_id) JOIN states st ON st.state_id = c.state_id
-     LEFT JOIN bills b ON b.bill_id = c.bill_id
+     FROM ${EVENT_FROM}
      WHERE c.seq > $1 ORDER BY c.seq LIMIT $2`,
     [last, BATCH],
   );
@@ -124,24 +101,8 @@ async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ pro
     const c = changes[taken++];
     for (const s of subs) rows.push(...deliveriesFor(s, c, baseUrl, payloads));
   }
-  let created = 0;
-  if (rows.length > 0) {
-    const res = await client.query(
-      `INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])
-       ON CONFLICT (subscription_id, change_id, event_type) DO NOTHING`,
-      [
-        rows.map(() => newMessageId()),
-        rows.map((r) => r.subscription_id),
-        rows.map((r) => r.change_id),
-        rows.map((r) => r.event_type),
-        rows.map((r) => r.bill_id),
-        rows.map((r) => r.payload),
-        rows.map((r) => (r.target === null ? null : JSON.stringify(r.target))),
-      ],
-    );
-    created = res.rowCount ?? 0;
-  }
+  // the workers' notification is sent by this statement and delivered when the cursor commits
+  const created = (await enqueueDeliveries(client, rows)).length;
   await client.query('UPDATE dispatcher_state SET last_seq = $1, updated_at = now() WHERE id = 1', [changes[taken - 1].seq]);
   return { processed: taken, created, more: taken < changes.length || changes.length === BATCH };
 }
@@ -156,22 +117,12 @@ export async function catchUp(db: Pool, baseUrl: string): Promise<number> {
   );
   if (!due[0]?.due) return 0;
   for (;;) {
-    const client = await db.connect();
-    let result: { processed: number; created: number; more: boolean } | undefined;
-    try {
-      await client.query('BEGIN');
+    const result = await withTransaction(db, async (client) => {
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [LOCK_KEY]);
-      if (rows[0].ok) result = await dispatchBatch(client, baseUrl);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      return rows[0].ok ? dispatchBatch(client, baseUrl) : undefined;
+    });
     if (!result) return total;
     total += result.created;
-    if (result.created > 0) wakeWorkers();
     if (!result.more) return total;
   }
 }
@@ -209,11 +160,9 @@ export async function startDispatcher(ctx: BackgroundContext, opts: DispatcherOp
     return busy;
   };
   await run();
-  const consumer = await ctx.bus.consumeDurable('webhook-dispatcher', async () => {
-    if (running) await run();
-  }).catch((err) => {
-    log.warn({ err }, 'dispatcher: durable bus consumer unavailable; polling only');
-    return undefined;
+  // Live bus events only wake the catch-up; an event missed while disconnected is read by cursor.
+  const unsubscribe = ctx.bus.subscribe(() => {
+    if (running) void run();
   });
   const timer = setInterval(() => void run(), pollMs);
   timer.unref();
@@ -222,7 +171,7 @@ export async function startDispatcher(ctx: BackgroundContext, opts: DispatcherOp
     async stop() {
       running = false;
       clearInterval(timer);
-      await consumer?.stop().catch(() => undefined);
+      unsubscribe();
       await busy;
     },
   };
