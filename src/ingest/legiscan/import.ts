@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
 import { BatchWriter } from '../batch.js';
+import { PipelinedWriter, type RecordWriter } from '../pipeline.js';
 import { upsertBill } from '../bills.js';
 import { queuePerson } from '../people-group.js';
 import { upsertPerson } from '../people.js';
@@ -30,12 +31,14 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   const peopleMap = new Map<number, number>();
   const sessions = new Set<number>();
   const bills = new Map<number, { state_id: number; body_id: number }>();
-  const writer = new BatchWriter(pool, report, opts.batchSize ?? 500, () => {
+  const reset = () => {
     peopleMap.clear();
     sessions.clear();
     bills.clear();
     subjects.reset();
-  });
+  };
+  const size = opts.batchSize ?? 500;
+  const writer: RecordWriter = PipelinedWriter.fits(pool) ? new PipelinedWriter(pool, report, size, reset) : new BatchWriter(pool, report, size, reset);
   const isZip = target.toLowerCase().endsWith('.zip');
   const roots = isZip ? [target] : await datasetRoots(target);
   if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
@@ -45,14 +48,23 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   try {
     for (const root of roots) {
       const state = isZip ? 0 : await datasetState(root, ref);
-      for (const folder of FOLDERS) {
-        const started = performance.now();
+      // The next folder's first files are read and parsed while this folder's last batches commit.
+      const open = (folder: Folder) => {
         const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder, parsers);
-        for await (const p of source) {
+        const first = source.next();
+        first.catch(() => undefined); // surfaced when the folder's turn comes
+        return { source, first };
+      };
+      let next = open(FOLDERS[0]!);
+      for (const [i, folder] of FOLDERS.entries()) {
+        const started = performance.now();
+        const { source, first } = next;
+        for (let r = await first; !r.done; r = await source.next()) {
           if (isZip) report.expect(1);
-          await handle(ctx, p, state);
+          await handle(ctx, r.value, state);
           report.tick();
         }
+        if (i + 1 < FOLDERS.length) next = open(FOLDERS[i + 1]!);
         // Roll call and text files read what the bill files wrote (parts, tallies): commit first.
         await writer.commit();
         report.phase(ENTITY[folder], started);
@@ -69,7 +81,7 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
 }
 
 interface Ctx {
-  pool: Pool; ref: Reference; subjects: SubjectIndex; writer: BatchWriter; report: ImportReport;
+  pool: Pool; ref: Reference; subjects: SubjectIndex; writer: RecordWriter; report: ImportReport;
   peopleMap: Map<number, number>; sessions: Set<number>;
   /** bills written in this run: roll call files need their state and chamber */
   bills: Map<number, { state_id: number; body_id: number }>;
