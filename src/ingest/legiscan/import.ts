@@ -18,11 +18,11 @@ import { upsertSession } from '../sessions.js';
 import { legiscanSession } from './session.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
 import { ParsePool } from '../parse-pool.js';
+import { eachMember } from './members.js';
 import { FOLDERS, countFiles, datasetRoots, firstPayload, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
 
 type Obj = Record<string, unknown>;
 const ENTITY: Record<Folder, string> = { people: 'people', bill: 'bills', vote: 'roll_calls', text: 'texts', amendment: 'amendments', supplement: 'supplements' };
-const VOTE_IDS: Record<string, number> = { yea: 1, aye: 1, yes: 1, nay: 2, no: 2, nv: 3, 'not voting': 3, absent: 4 };
 
 export async function importLegiscan(pool: Pool, target: string, opts: ReportOptions & { batchSize?: number } = {}): Promise<ImportReport> {
   const report = new ImportReport('legiscan', opts);
@@ -50,7 +50,7 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
       const state = isZip ? 0 : await datasetState(root, ref);
       // The next folder's first files are read and parsed while this folder's last batches commit.
       const open = (folder: Folder) => {
-        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder, parsers);
+        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder, parsers, true);
         const first = source.next();
         first.catch(() => undefined); // surfaced when the folder's turn comes
         return { source, first };
@@ -156,12 +156,16 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   need(r, 'roll_call_id');
   const b = ctx.bills.get(bill_id) ?? (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
   if (!b) return { skip: 'its bill is not in this dataset or the database' };
-  const members = [];
+  const members: { people_id: number; vote_id: number }[] = [];
   const body = num(r.chamber_id) || bodyFromDesc(str(r.desc), b.state_id, b.body_id, ctx.ref);
-  for (const v of list(r.votes)) {
-    const people_id = ctx.peopleMap.get(num(v.people_id)) ?? await personRef(ctx, db, v, b.state_id, body);
-    members.push({ people_id, vote_id: num(v.vote_id) || VOTE_IDS[str(v.vote_text).toLowerCase()] || 3 });
-  }
+  // Voters without a person file become placeholders: found in one pass, created after it.
+  const unknown: { at: number; entry: Obj }[] = [];
+  eachMember(r, (lid, vote_id, entry) => {
+    const people_id = ctx.peopleMap.get(lid);
+    if (people_id === undefined) unknown.push({ at: members.length, entry: entry() });
+    members.push({ people_id: people_id ?? 0, vote_id });
+  });
+  for (const { at, entry } of unknown) members[at]!.people_id = ctx.peopleMap.get(num(entry.people_id)) ?? await personRef(ctx, db, entry, b.state_id, body);
   const desc = str(r.desc);
   const tally = (k: string) => num(r[k]);
   return upsertRollCall(db, {
