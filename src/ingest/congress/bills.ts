@@ -11,7 +11,7 @@ import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
 import { contentHash, nextId } from '../ids.js';
 import { latest, utcDay } from '../bills.js';
-import { congressPerson, type PeopleCache } from './people.js';
+import { congressPerson, preloadPeople, type PeopleCache } from './people.js';
 import { amendments, referrals, resolveRelatedBills, type CommitteeCache } from './parts.js';
 import { congressSession } from './session.js';
 import { readAhead } from '../readahead.js';
@@ -118,6 +118,7 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
     }
   };
   try {
+    await preloadPeople(pool, cache.people);
     const files = await dataFiles(target);
     // Bills before votes, so a vote finds its bill in the same run.
     for (const pass of ['bills', 'votes'] as const) {
