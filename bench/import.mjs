@@ -101,6 +101,25 @@ const CASES = [
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const cases = wanted.length ? CASES.filter((c) => wanted.includes(c.name)) : CASES;
 
+/**
+ * CPU seconds the database's backends for this bench database have used so far (Linux, server on
+ * this machine: /proc/<pid>/stat; null when unreadable). With other work on the machine, CPU
+ * seconds compare better across runs than wall time.
+ */
+async function dbCpu(pool, dbName) {
+  const { rows } = await pool.query('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
+  let t = 0;
+  for (const { pid } of rows) {
+    try {
+      const f = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+      t += (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      return null;
+    }
+  }
+  return t;
+}
+
 const c = new pg.Client({ connectionString: admin });
 await c.connect();
 const loadBefore = os.loadavg().map((x) => +x.toFixed(2));
@@ -120,9 +139,15 @@ try {
       let t = performance.now();
       const files = await k.parse();
       const parseS = s(t);
+      // Connections opened first, so the backends' CPU counters cover the whole import.
+      await Promise.all(Array.from({ length: 4 }, () => pool.query('SELECT 1')));
+      const db0 = await dbCpu(pool, dbName);
+      const cpu0 = process.cpuUsage();
       t = performance.now();
       const report = await k.run(pool);
       const importS = s(t);
+      const cpu = process.cpuUsage(cpu0);
+      const db1 = await dbCpu(pool, dbName);
       const records = [...report.counts.values()].reduce((a, x) => a + x.inserted + x.updated + x.unchanged, 0);
       t = performance.now();
       const again = await k.run(pool);
@@ -132,6 +157,8 @@ try {
         importer: k.name, files, records, bills, parse_only_s: +parseS.toFixed(2), parse_files_per_s: Math.round(files / parseS),
         import_s: +importS.toFixed(2), records_per_s: Math.round(records / importS), ...(bills ? { bills_per_s: Math.round(bills / importS) } : {}),
         ...(billPhase ? { bill_phase_s: +billPhase.toFixed(2), bill_phase_bills_per_s: Math.round(bills / billPhase) } : {}),
+        phases_s: Object.fromEntries([...report.phases].filter(([, v]) => v >= 0.005).map(([k2, v]) => [k2, +v.toFixed(2)])),
+        import_node_cpu_s: +((cpu.user + cpu.system) / 1e6).toFixed(2), import_db_cpu_s: db0 === null || db1 === null ? null : +(db1 - db0).toFixed(2),
         reimport_s: +rerunS.toFixed(2), reimport_records_per_s: Math.round(records / rerunS), reimport_vs_parse: +(rerunS / parseS).toFixed(2),
         errors: report.problems.length + again.problems.length, loadavg_at_start: loadavg, measured_at: new Date().toISOString(),
       });
@@ -145,7 +172,8 @@ try {
   if (jsonDir) await fs.rm(jsonDir, { recursive: true, force: true });
 }
 const loadAfter = os.loadavg().map((x) => +x.toFixed(2));
-console.table(results);
+console.table(results.map(({ phases_s: _p, measured_at: _m, ...r }) => r));
+for (const r of results) console.log(r.importer, "phases (s)", JSON.stringify(r.phases_s));
 console.log(`load average (1, 5, 15 min) before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')} on ${os.availableParallelism()} CPUs`);
 await fs.mkdir(path.join(import.meta.dirname, 'results'), { recursive: true });
 const out = path.join(import.meta.dirname, 'results/import.json');
@@ -158,6 +186,8 @@ await fs.writeFile(out, JSON.stringify({
   definitions: {
     bills_per_s: 'bill files / wall time of the whole import (people, bills with every part, roll calls with member votes)',
     bill_phase_bills_per_s: 'bill files / wall time of the bill phase alone (bills with sponsors, history, texts, vote headers, subjects, committees)',
+    import_node_cpu_s: 'CPU seconds of the importing process during the first import (main thread and parse workers)',
+    import_db_cpu_s: 'CPU seconds of the PostgreSQL backends serving the import during the first import (null when not readable)',
     parse_only_s: 'the same files read and parsed (worker threads for LegiScan and Open States, as the importers do), nothing written',
   },
   results: merged,

@@ -31,6 +31,8 @@ export class BatchWriter {
   /** child rows queued by the records, written when the batch commits */
   readonly buffer = new RowBuffer();
   private readonly groups = new Map<string, Group>();
+  /** the other lane's batch (see PipelinedWriter): resolves true when that batch was replayed */
+  private before: Promise<boolean> = Promise.resolve(false);
 
   /**
    * @param onReset clears the callers' in-memory caches when a batch rolls back (ids and rows
@@ -38,6 +40,23 @@ export class BatchWriter {
    */
   constructor(private readonly pool: Pool, private readonly report: ImportReport, private readonly size = 500,
     private readonly onReset: () => void = () => undefined) {}
+
+  /**
+   * This writer's next commit (or replay) waits for `p`, the commit of a batch written before it on
+   * another connection, so batches reach the database in order; when that batch had to be
+   * replayed (its records rewritten one by one, the callers' caches reset), this batch is
+   * replayed too, since its records may have used ids from the rolled-back transaction.
+   */
+  follow(p: Promise<boolean>): void {
+    this.before = p;
+  }
+
+  /** Waits for the batch this one follows, once. */
+  private async settleBefore(): Promise<boolean> {
+    const p = this.before;
+    this.before = Promise.resolve(false);
+    return p;
+  }
 
   /** The batch's group of a kind, created on first use. */
   group<G extends Group>(name: string, make: () => G): G {
@@ -97,6 +116,7 @@ export class BatchWriter {
 
   /** The batch failed mid-way: roll it back and write each record alone, the failing one reported. */
   private async replay(failing?: Item): Promise<void> {
+    await this.settleBefore().catch(() => false);
     const db = this.client!;
     await db.query('ROLLBACK');
     this.clearQueued();
@@ -143,16 +163,24 @@ export class BatchWriter {
     this.items = [];
   }
 
-  async commit(): Promise<void> {
-    if (!this.client || !this.open) return;
+  /** Writes and commits the open batch; true when it had to be replayed record by record. */
+  async commit(): Promise<boolean> {
+    const followsReplay = await this.settleBefore();
+    if (!this.client || !this.open) return false;
+    if (followsReplay) {
+      await this.replay();
+      return true;
+    }
     try {
       await this.flush(this.client);
       await this.flushChanges(this.client);
       await this.client.query('COMMIT');
       this.open = false;
       this.report$();
+      return false;
     } catch {
       await this.replay();
+      return true;
     }
   }
 

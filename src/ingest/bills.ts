@@ -168,12 +168,21 @@ class BillGroup implements Group {
   }
 }
 
+/**
+ * The bill's content hash. A bill found by its external key (Congress) hashes as it always did,
+ * without the id the importer gives it before the write: an id is not content, and the hashes
+ * stored by earlier imports stay valid, so a re-import still finds the bill unchanged.
+ */
+export function billHash(rec: BillRecord): string {
+  return contentHash(rec.externalKey && rec.bill.bill_id !== undefined ? { ...rec, bill: { ...rec.bill, bill_id: undefined } } : rec);
+}
+
 export async function upsertBill(db: Queryable, rec: BillRecord, subjects: SubjectIndex, w: BatchWriter): Promise<WriteResult> {
   const key = rec.bill.bill_id !== undefined ? `bill:${rec.bill.bill_id}` : `bill:${rec.externalKey!.join(':')}`;
   // The same bill twice in one batch: the second must see the first.
   if (w.buffer.has(key)) await w.flush(db);
   w.buffer.claim(key);
-  const hash = contentHash(rec);
+  const hash = billHash(rec);
   if (rec.bill.bill_id !== undefined) return w.group('bills', () => new BillGroup(subjects)).add(rec, hash);
   return afterWrite(db, rec, await writeBill(db, rec, hash), subjects, w);
 }

@@ -28,15 +28,26 @@ function cell(v: unknown): string {
   return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
 }
 
-async function copyRows(db: Queryable, target: string, rows: unknown[][]): Promise<void> {
-  const chunks: string[] = [];
-  for (let i = 0; i < rows.length; i += 2000) chunks.push(rows.slice(i, i + 2000).map((r) => r.map(cell).join('\t') + '\n').join(''));
+async function copyText(db: Queryable, target: string, chunks: string[]): Promise<void> {
   const stream = (db as unknown as { query(q: unknown): NodeJS.WritableStream }).query(copyFrom(`COPY ${target} FROM STDIN`));
   await pipeline(Readable.from(chunks), stream);
 }
 
+async function copyRows(db: Queryable, target: string, rows: unknown[][]): Promise<void> {
+  const chunks: string[] = [];
+  for (let i = 0; i < rows.length; i += 2000) chunks.push(rows.slice(i, i + 2000).map((r) => r.map(cell).join('\t') + '\n').join(''));
+  await copyText(db, target, chunks);
+}
+
+/** COPY text rows (`a\tb\n…`) back to cells, for the rare write that cannot COPY. */
+function splitCopyText(text: string): unknown[][] {
+  return text.split('\n').filter(Boolean).map((l) => l.split('\t').map((c) => (c === '\\N' ? null : c)));
+}
+
 export class RowBuffer {
   private readonly rows = new Map<TableSpec, unknown[][]>();
+  /** rows already in COPY text form (numbers only: nothing to escape), per COPY table */
+  private readonly texts = new Map<TableSpec, string[]>();
   private readonly keys = new Set<string>();
 
   /** True when the key is already queued: the caller flushes before writing that record again. */
@@ -55,14 +66,36 @@ export class RowBuffer {
     for (const r of rows) list.push(r);
   }
 
+  /**
+   * Rows already formatted as COPY text, one `\n`-terminated line each, for tables written only
+   * by COPY. Member votes (hundreds of thousands of three-number rows) come this way: building a
+   * string per roll call costs far less than an array per row and a cell per value.
+   */
+  addCopyText(spec: TableSpec, text: string): void {
+    if (!text) return;
+    let list = this.texts.get(spec);
+    if (!list) this.texts.set(spec, (list = []));
+    list.push(text);
+  }
+
   clear(): void {
+    this.texts.clear();
     this.rows.clear();
     this.keys.clear();
   }
 
   async flush(db: Queryable): Promise<void> {
+    const texts = [...this.texts.entries()];
+    for (const [spec, list] of texts) {
+      if ('release' in db) continue;
+      // No COPY on this connection: the rows go the multi-row way with the others.
+      this.add(spec, list.flatMap(splitCopyText));
+      this.texts.delete(spec);
+    }
     const work = [...this.rows.entries()];
+    const copied = [...this.texts.entries()];
     this.clear();
+    for (const [spec, list] of copied) await copyText(db, spec.copy!, list);
     for (const [spec, list] of work) {
       const rows = spec.dedupe === undefined ? list : [...new Map(list.map((r) => [r[spec.dedupe!], r])).values()];
       // COPY needs a client of its own (not the pool, not a wrapper): the batch's connection.

@@ -2,17 +2,23 @@
 // plain { message, field } (a RecordError does not survive the trip between threads).
 import fs from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { compactMembers } from './legiscan/members.js';
 import { parsePayload, type Folder } from './legiscan/parse.js';
 import { RecordError } from './report.js';
 
 /** What to parse: a LegiScan dataset file of a folder, or a YAML document (Open States). */
-export type ParseKind = { kind: 'legiscan'; folder: Folder } | { kind: 'yaml' };
+/** `compact`: roll calls' member lists in their compact form (legiscan/members.ts), for the importer */
+export type ParseKind = { kind: 'legiscan'; folder: Folder; compact?: boolean } | { kind: 'yaml' };
 export type ChunkRequest = ParseKind & { id: number; files: string[] };
 export interface ParsedFile { file: string; data: Record<string, unknown> | null; error?: { message: string; field?: string } }
 export interface ChunkResult { id: number; files: ParsedFile[] }
 
 function parseOne(req: ChunkRequest, file: string, body: string): Record<string, unknown> {
-  if (req.kind === 'legiscan') return parsePayload(req.folder, file, body);
+  if (req.kind === 'legiscan') {
+    const data = parsePayload(req.folder, file, body);
+    if (req.compact && req.folder === 'vote') compactMembers(data);
+    return data;
+  }
   try {
     return (parseYaml(body) ?? {}) as Record<string, unknown>;
   } catch (err) {

@@ -23,9 +23,10 @@ const MEMBER_VOTES: TableSpec = { types: ['int', 'bigint', 'smallint'], sql: 'IN
  * there before; the member rows are then queued as one multi-row insert.
  */
 class RollCallGroup implements Group {
-  private pending: { rc: RollCallRecord; members: RollCallRecord['members']; hash: string; later: Later }[] = [];
+  private pending: { rc: RollCallRecord; members: string; hash: string; later: Later }[] = [];
 
-  add(rc: RollCallRecord, members: RollCallRecord['members'], hash: string): Later {
+  /** `members`: the member rows as COPY text */
+  add(rc: RollCallRecord, members: string, hash: string): Later {
     const later: Later = { later: true };
     this.pending.push({ rc, members, hash, later });
     return later;
@@ -79,7 +80,7 @@ class RollCallGroup implements Group {
       // Fails the group; the batch replay then writes each roll call alone and reports this one.
       if (found.state_id === null) throw new RecordError(`bill ${rc.bill_id} is not imported`, 'bill_id');
       if (!found.wrote) { later.value = 'unchanged'; continue; }
-      w.buffer.add(MEMBER_VOTES, members.map((m) => [rc.roll_call_id, m.people_id, m.vote_id]));
+      w.buffer.addCopyText(MEMBER_VOTES, members);
       // A roll call its bill listed (a header row, import_hash '') is new when its own file first
       // arrives: counted inserted. The Vote change was already recorded with the bill's row.
       if (found.import_hash === null) w.change({ bill_id: rc.bill_id, state_id: found.state_id, reason: 'Vote', detail: { roll_call_id: rc.roll_call_id } });
@@ -95,12 +96,17 @@ export async function upsertRollCall(db: Queryable, rc: RollCallRecord, w: Batch
   w.buffer.claim(key);
   // One row per member: a duplicated member keeps the first vote listed.
   const seen = new Set<number>();
-  const members = rc.members.filter((m) => !seen.has(m.people_id) && seen.add(m.people_id));
   // Built by hand, not JSON.stringify: hashing a hundred member objects per roll call was a
-  // visible share of an import's CPU.
-  const { members: _all, external_ids, ...header } = rc;
+  // visible share of an import's CPU. The member rows are COPY text built in the same loop.
+  const { members: all, external_ids, ...header } = rc;
   let body = JSON.stringify(header) + JSON.stringify(external_ids);
-  for (const m of members) body += `|${m.people_id}:${m.vote_id}`;
+  let rows = '';
+  for (const m of all) {
+    if (seen.has(m.people_id)) continue;
+    seen.add(m.people_id);
+    body += `|${m.people_id}:${m.vote_id}`;
+    rows += `${rc.roll_call_id}\t${m.people_id}\t${m.vote_id}\n`;
+  }
   const hash = createHash('md5').update(body).digest('hex');
-  return w.group('roll_calls', () => new RollCallGroup()).add(rc, members, hash);
+  return w.group('roll_calls', () => new RollCallGroup()).add(rc, rows, hash);
 }

@@ -9,9 +9,9 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
 import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
-import { contentHash, nextId } from '../ids.js';
+import { contentHash, nextId, nextIds } from '../ids.js';
 import { latest, utcDay } from '../bills.js';
-import { congressPerson, type PeopleCache } from './people.js';
+import { congressPerson, preloadPeople, type PeopleCache } from './people.js';
 import { amendments, referrals, resolveRelatedBills, type CommitteeCache } from './parts.js';
 import { congressSession } from './session.js';
 import { readAhead } from '../readahead.js';
@@ -54,6 +54,33 @@ async function sessionFor(db: Queryable, cache: Cache, congress: number): Promis
   const id = await congressSession(db, congress);
   cache.sessions.set(congress, id);
   return id;
+}
+
+/**
+ * Ids of Congress bills by `congress_bill_id`: the stored ones from one query per run, new ones
+ * from the id sequence in blocks. With its id known before the write, a Congress bill goes
+ * through the grouped bill write (one statement per batch) instead of one statement per bill.
+ */
+class BillIds {
+  private readonly known = new Map<string, number>();
+  private spare: number[] = [];
+
+  async load(db: Queryable): Promise<void> {
+    const { rows } = await db.query<{ key: string; bill_id: number }>(
+      `SELECT external_ids->>'congress_bill_id' AS key, bill_id FROM bills WHERE external_ids ? 'congress_bill_id'`);
+    for (const r of rows) this.known.set(r.key, r.bill_id);
+  }
+
+  // An id taken for a bill whose batch then rolls back stays its id: sequence values are never reused.
+  async get(db: Queryable, key: string): Promise<number> {
+    let id = this.known.get(key);
+    if (id === undefined) {
+      if (!this.spare.length) this.spare = await nextIds(db, 100);
+      id = this.spare.shift()!;
+      this.known.set(key, id);
+    }
+    return id;
+  }
 }
 
 /** Checks done before any write, so a bad file fails alone without disturbing its batch. */
@@ -110,6 +137,7 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
     cache.committees.clear();
     subjects.reset();
   });
+  const ids = new BillIds();
   const read = async (file: string): Promise<{ file: string; d?: Obj; err?: unknown }> => {
     try {
       return { file, d: JSON.parse(await fs.readFile(file, 'utf8')) as Obj };
@@ -118,6 +146,8 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
     }
   };
   try {
+    await preloadPeople(pool, cache.people);
+    await ids.load(pool);
     const files = await dataFiles(target);
     // Bills before votes, so a vote finds its bill in the same run.
     for (const pass of ['bills', 'votes'] as const) {
@@ -135,7 +165,11 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
           continue;
         }
         if (pass === 'bills') {
-          await writer.run(entity, file, async (db, w) => upsertBill(db, await billRecord(db, cache, d), subjects, w));
+          await writer.run(entity, file, async (db, w) => {
+            const rec = await billRecord(db, cache, d);
+            rec.bill.bill_id = await ids.get(db, rec.externalKey![1]);
+            return upsertBill(db, rec, subjects, w);
+          });
         } else {
           await writer.run(entity, file, (db, w) => vote(db, w, cache, d));
         }

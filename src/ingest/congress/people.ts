@@ -23,6 +23,22 @@ export function houseDistrict(v: unknown): string {
   return String(v) === '0' ? 'At-Large' : String(v);
 }
 
+/**
+ * Fills the cache with the members already imported from a full record (congress-legislators or
+ * an earlier import's owner), one query for the run instead of one look-up per member: a mention
+ * of such a member never writes (upsertPerson keeps a full record over a placeholder), so its
+ * people_id is all a bill or vote needs. Placeholders are not preloaded: a mention may still fill
+ * their blanks. Per id, the row a look-up would find (lowest people_id) decides.
+ */
+export async function preloadPeople(db: Queryable, cache: PeopleCache): Promise<void> {
+  const { rows } = await db.query<{ key: string; people_id: number; stub: boolean }>(
+    `SELECT DISTINCT ON (key) key, people_id, stub FROM (
+       SELECT 'bioguide:' || bioguide_id AS key, people_id, import_hash = 'stub' AS stub FROM people WHERE bioguide_id IS NOT NULL
+       UNION ALL SELECT 'lis:' || lis_id, people_id, import_hash = 'stub' FROM people WHERE lis_id IS NOT NULL) m
+     ORDER BY key, people_id`);
+  for (const r of rows) if (!r.stub && !cache.has(r.key)) cache.set(r.key, { people_id: Number(r.people_id), party: true, first: true });
+}
+
 export async function congressPerson(db: Queryable, cache: PeopleCache, m: Mention): Promise<number> {
   const key = `${m.scheme}:${m.id}`;
   const known = cache.get(key);

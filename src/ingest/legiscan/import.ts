@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Pool, Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
 import { BatchWriter } from '../batch.js';
+import { PipelinedWriter, type RecordWriter } from '../pipeline.js';
 import { upsertBill } from '../bills.js';
 import { queuePerson } from '../people-group.js';
 import { upsertPerson } from '../people.js';
@@ -17,11 +18,11 @@ import { upsertSession } from '../sessions.js';
 import { legiscanSession } from './session.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
 import { ParsePool } from '../parse-pool.js';
+import { eachMember } from './members.js';
 import { FOLDERS, countFiles, datasetRoots, firstPayload, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
 
 type Obj = Record<string, unknown>;
 const ENTITY: Record<Folder, string> = { people: 'people', bill: 'bills', vote: 'roll_calls', text: 'texts', amendment: 'amendments', supplement: 'supplements' };
-const VOTE_IDS: Record<string, number> = { yea: 1, aye: 1, yes: 1, nay: 2, no: 2, nv: 3, 'not voting': 3, absent: 4 };
 
 export async function importLegiscan(pool: Pool, target: string, opts: ReportOptions & { batchSize?: number } = {}): Promise<ImportReport> {
   const report = new ImportReport('legiscan', opts);
@@ -30,12 +31,14 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   const peopleMap = new Map<number, number>();
   const sessions = new Set<number>();
   const bills = new Map<number, { state_id: number; body_id: number }>();
-  const writer = new BatchWriter(pool, report, opts.batchSize ?? 500, () => {
+  const reset = () => {
     peopleMap.clear();
     sessions.clear();
     bills.clear();
     subjects.reset();
-  });
+  };
+  const size = opts.batchSize ?? 500;
+  const writer: RecordWriter = PipelinedWriter.fits(pool) ? new PipelinedWriter(pool, report, size, reset) : new BatchWriter(pool, report, size, reset);
   const isZip = target.toLowerCase().endsWith('.zip');
   const roots = isZip ? [target] : await datasetRoots(target);
   if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
@@ -45,14 +48,23 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   try {
     for (const root of roots) {
       const state = isZip ? 0 : await datasetState(root, ref);
-      for (const folder of FOLDERS) {
+      // The next folder's first files are read and parsed while this folder's last batches commit.
+      const open = (folder: Folder) => {
+        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder, parsers, true);
+        const first = source.next();
+        first.catch(() => undefined); // surfaced when the folder's turn comes
+        return { source, first };
+      };
+      let next = open(FOLDERS[0]!);
+      for (const [i, folder] of FOLDERS.entries()) {
         const started = performance.now();
-        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder, parsers);
-        for await (const p of source) {
+        const { source, first } = next;
+        for (let r = await first; !r.done; r = await source.next()) {
           if (isZip) report.expect(1);
-          await handle(ctx, p, state);
+          await handle(ctx, r.value, state);
           report.tick();
         }
+        if (i + 1 < FOLDERS.length) next = open(FOLDERS[i + 1]!);
         // Roll call and text files read what the bill files wrote (parts, tallies): commit first.
         await writer.commit();
         report.phase(ENTITY[folder], started);
@@ -69,7 +81,7 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
 }
 
 interface Ctx {
-  pool: Pool; ref: Reference; subjects: SubjectIndex; writer: BatchWriter; report: ImportReport;
+  pool: Pool; ref: Reference; subjects: SubjectIndex; writer: RecordWriter; report: ImportReport;
   peopleMap: Map<number, number>; sessions: Set<number>;
   /** bills written in this run: roll call files need their state and chamber */
   bills: Map<number, { state_id: number; body_id: number }>;
@@ -144,12 +156,16 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   need(r, 'roll_call_id');
   const b = ctx.bills.get(bill_id) ?? (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
   if (!b) return { skip: 'its bill is not in this dataset or the database' };
-  const members = [];
+  const members: { people_id: number; vote_id: number }[] = [];
   const body = num(r.chamber_id) || bodyFromDesc(str(r.desc), b.state_id, b.body_id, ctx.ref);
-  for (const v of list(r.votes)) {
-    const people_id = ctx.peopleMap.get(num(v.people_id)) ?? await personRef(ctx, db, v, b.state_id, body);
-    members.push({ people_id, vote_id: num(v.vote_id) || VOTE_IDS[str(v.vote_text).toLowerCase()] || 3 });
-  }
+  // Voters without a person file become placeholders: found in one pass, created after it.
+  const unknown: { at: number; entry: Obj }[] = [];
+  eachMember(r, (lid, vote_id, entry) => {
+    const people_id = ctx.peopleMap.get(lid);
+    if (people_id === undefined) unknown.push({ at: members.length, entry: entry() });
+    members.push({ people_id: people_id ?? 0, vote_id });
+  });
+  for (const { at, entry } of unknown) members[at]!.people_id = ctx.peopleMap.get(num(entry.people_id)) ?? await personRef(ctx, db, entry, b.state_id, body);
   const desc = str(r.desc);
   const tally = (k: string) => num(r[k]);
   return upsertRollCall(db, {

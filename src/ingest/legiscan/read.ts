@@ -36,8 +36,11 @@ export async function countFiles(roots: string[]): Promise<number> {
   return n;
 }
 
-/** The folder's files in name order (HB2 before HB10), parsed by the pool's worker threads. */
-export async function* readFolder(root: string, folder: Folder, pool?: ParsePool): AsyncGenerator<Payload> {
+/**
+ * The folder's files in name order (HB2 before HB10), parsed by the pool's worker threads;
+ * `compact`: roll calls come with their member lists in compact form (legiscan/members.ts).
+ */
+export async function* readFolder(root: string, folder: Folder, pool?: ParsePool, compact = false): AsyncGenerator<Payload> {
   const dir = path.join(root, folder);
   if (!(await isDir(dir))) return;
   const names: string[] = [];
@@ -45,7 +48,7 @@ export async function* readFolder(root: string, folder: Folder, pool?: ParsePool
   names.sort(byName);
   const own = pool ?? new ParsePool();
   try {
-    for await (const p of own.files({ kind: 'legiscan', folder }, names.map((n) => path.join(dir, n)))) yield { folder, ...p };
+    for await (const p of own.files({ kind: 'legiscan', folder, compact }, names.map((n) => path.join(dir, n)))) yield { folder, ...p };
   } finally {
     if (!pool) await own.close();
   }
