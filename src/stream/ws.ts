@@ -3,7 +3,7 @@
 // closes with code 1000), {type:"error", reason, cursor, retry_ms}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses } from '../http/schemas.js';
-import type { Frames } from './frames.js';
+import type { Frames, Ping } from './frames.js';
 import type { Hub, Sink } from './hub.js';
 import { parseStreamParams, StreamQuery, type StreamParams } from './params.js';
 
@@ -27,8 +27,8 @@ class WsSink implements Sink {
   event(f: Frames) {
     this.send(f.ws());
   }
-  ping(ts: string) {
-    this.send(JSON.stringify({ type: 'ping', ts }));
+  ping(p: Ping) {
+    this.send(p.ws());
   }
   error(d: Parameters<Sink['error']>[0]) {
     this.send(JSON.stringify({ type: 'error', ...d }));
