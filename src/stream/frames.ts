@@ -39,7 +39,7 @@ export class SseBytes {
 /** Lazily serialized forms of one event, shared by all connections. */
 export class Frames {
   private sseBytes?: SseBytes;
-  private wsText?: string;
+  private wsText?: Buffer;
   constructor(readonly event: ChangeEvent) {}
 
   /** Encoded once into bytes, so writing it to thousands of sockets copies no string. */
@@ -48,21 +48,22 @@ export class Frames {
     return (this.sseBytes ??= new SseBytes(`event: bill_change\nid: ${this.event.changed_at}\ndata: ${JSON.stringify(payload(this.event))}\n\n`));
   }
 
-  ws(): string {
-    return (this.wsText ??= JSON.stringify({ type: 'bill_change', id: this.event.changed_at, data: payload(this.event) }));
+  /** UTF-8 bytes of the JSON text message, encoded once instead of once per WebSocket */
+  ws(): Buffer {
+    return (this.wsText ??= Buffer.from(JSON.stringify({ type: 'bill_change', id: this.event.changed_at, data: payload(this.event) })));
   }
 }
 
 /** One heartbeat, serialized once per format for every connection pinged in the same tick. */
 export class Ping {
   private sseBytes?: SseBytes;
-  private wsText?: string;
+  private wsText?: Buffer;
   constructor(readonly ts: string) {}
   sse(): SseBytes {
     return (this.sseBytes ??= new SseBytes(ssePing(this.ts)));
   }
-  ws(): string {
-    return (this.wsText ??= JSON.stringify({ type: 'ping', ts: this.ts }));
+  ws(): Buffer {
+    return (this.wsText ??= Buffer.from(JSON.stringify({ type: 'ping', ts: this.ts })));
   }
 }
 

@@ -12,7 +12,7 @@ interface Socket {
   readonly readyState: number;
   readonly OPEN: number;
   readonly bufferedAmount: number;
-  send(data: string): void;
+  send(data: string | Buffer, options?: { binary: boolean }): void;
   close(code: number, reason: string): void;
   terminate(): void;
 }
@@ -21,8 +21,10 @@ const CLOSED = 3;
 
 class WsSink implements Sink {
   constructor(private readonly ws: Socket) {}
-  private send(text: string) {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text);
+  // Shared frames come as UTF-8 bytes (encoded once for all sockets); binary: false keeps them
+  // text messages.
+  private send(text: string | Buffer) {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text, { binary: false });
   }
   event(f: Frames) {
     this.send(f.ws());
