@@ -54,7 +54,7 @@ if (mode === 'hub') {
   connections = () => [...byState.values()].reduce((a, s) => a + s.size, all.size);
 }
 process.on('message', (m) => {
-  if (m === 'stats') process.send({ rss: process.memoryUsage().rss, cpu: process.cpuUsage(), connections: connections() });
+  if (m === 'stats') process.send({ rss: process.memoryUsage().rss, cpu: process.cpuUsage(), connections: connections(), hrUs: Number(process.hrtime.bigint() / 1000n) });
   if (m === 'exit') relay.stop().finally(() => process.exit(0));
 });
 process.send({ port });

@@ -37,3 +37,39 @@ export function report(results) {
     if (hub && bare) console.log(`${key}: hub p99 / bare p99 = ${(hub.latency_ms.p99 / bare.latency_ms.p99).toFixed(2)}`);
   }
 }
+
+const WRITE_SYSCALLS = new Set(['writev', 'writeBuffer', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString']);
+
+/**
+ * Where the gateway's CPU went while changes flowed, from its V8 profile: samples between fromUs
+ * and toUs (CLOCK_MONOTONIC microseconds, the clock of both process.hrtime and V8's profiler),
+ * by self time: socket write syscalls, other native calls, garbage collection, JavaScript.
+ */
+export function profileShare(file, fromUs, toUs) {
+  const p = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const kind = new Map();
+  const label = new Map();
+  const self = new Map();
+  for (const n of p.nodes) {
+    label.set(n.id, `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`);
+    const { functionName: f, url } = n.callFrame;
+    kind.set(n.id, f === '(idle)' ? 'idle' : f === '(garbage collector)' ? 'gc' : WRITE_SYSCALLS.has(f) && !url ? 'write_syscalls' : !url && f !== '(program)' && f !== '(root)' ? 'other_native' : 'javascript');
+  }
+  const ms = { idle: 0, write_syscalls: 0, other_native: 0, gc: 0, javascript: 0 };
+  let t = p.startTime;
+  for (let i = 0; i < p.samples.length; i++) {
+    t += p.timeDeltas[i];
+    if (t < fromUs || t > toUs) continue;
+    const d = (p.timeDeltas[i + 1] ?? 0) / 1000;
+    ms[kind.get(p.samples[i])] += d;
+    const l = label.get(p.samples[i]);
+    if (kind.get(p.samples[i]) !== 'idle') self.set(l, (self.get(l) ?? 0) + d);
+  }
+  const busy = ms.write_syscalls + ms.other_native + ms.gc + ms.javascript;
+  const share = (x) => +((100 * x) / (busy || 1)).toFixed(1);
+  return {
+    busy_ms: +busy.toFixed(0), idle_ms: +ms.idle.toFixed(0),
+    pct_of_busy: { write_syscalls: share(ms.write_syscalls), other_native: share(ms.other_native), gc: share(ms.gc), javascript: share(ms.javascript) },
+    top_self_pct_of_busy: [...self].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `${share(v)} ${k}`),
+  };
+}

@@ -29,7 +29,7 @@ import { createKey } from '../../dist/keys/store.js';
 import { migrate } from '../../dist/db/migrate.js';
 import { createPool } from '../../dist/db/pool.js';
 import { recordChanges } from '../../dist/changes/record.js';
-import { machineCpu, report, summary } from './report.mjs';
+import { machineCpu, profileShare, report, summary } from './report.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -56,7 +56,8 @@ const SCENARIOS = {
 // the storm needs changes flowing before, during and after it
 const secondsOf = (sc) => (sc.storm ? Math.max(SECONDS, (STORM.afterMs + STORM.windowMs) / 1000 + 3) : SECONDS);
 const PROF_DIR = new URL('../results/prof/', import.meta.url).pathname;
-const execArgv = (name) => (args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : []);
+const profName = (name) => `${name}-${process.pid}-${Date.now()}.cpuprofile`;
+const execArgv = (file) => (args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`, `--cpu-prof-name=${file}`] : []);
 const dbName = `lds_bench_${process.pid}`;
 const dbUrl = (() => { const u = new URL(ADMIN); u.pathname = '/' + dbName; return u.toString(); })();
 const now = () => performance.timeOrigin + performance.now();
@@ -93,11 +94,12 @@ const { api_key: key } = await createKey(pool, { org: 'bench', tier: 'enterprise
 let nextBill = 0;
 
 async function scenario(p) {
-  const gw = fork(new URL('./gateway.mjs', import.meta.url), [p.mode, dbUrl], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: execArgv(`gateway-${p.mode}`) });
+  const gwProf = profName(`gateway-${p.key}-${p.mode}`);
+  const gw = fork(new URL('./gateway.mjs', import.meta.url), [p.mode, dbUrl], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: execArgv(gwProf) });
   const port = await new Promise((r) => gw.once('message', (m) => r(m.port)));
   const gens = [];
   for (let g = 0; g < GENERATORS; g++) {
-    const proc = fork(new URL('./load.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', execArgv: execArgv(`load-${g}`) });
+    const proc = fork(new URL('./load.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', execArgv: execArgv(profName(`load-${p.key}-${p.mode}-${g}`)) });
     await new Promise((r) => proc.once('message', r));
     gens.push(proc);
   }
@@ -196,6 +198,7 @@ async function scenario(p) {
   for (const proc of gens) { proc.send({ cmd: 'exit' }); await new Promise((r) => proc.once('exit', r)); }
   gw.send('exit');
   await new Promise((r) => gw.once('exit', r));
+  if (args['cpu-prof']) result.gateway_profile = profileShare(PROF_DIR + gwProf, idle.hrUs, busy.hrUs);
   // reset the change log between runs so each gateway starts from an empty stream
   await pool.query('DELETE FROM changes');
   return result;
