@@ -112,16 +112,19 @@ async function open({ port, key, states, since, concurrency }) {
  */
 async function storm({ port, key, since, windowMs }) {
   const t0 = now();
+  let withId = 0;
   const back = await Promise.all(clients.map((c) => new Promise((resolve, reject) => {
     setTimeout(() => {
       c.sock.destroy();
       const left = now();
+      if (c.lastId) withId++;
       c.connect(port, key, c.lastId ? undefined : since).then((t) => resolve([left - t0, t - t0, t - left]), reject);
     }, Math.random() * windowMs);
   })));
   const gaps = back.map((b) => b[2]).sort((a, b) => a - b);
   return {
     resumed: back.length,
+    with_last_event_id: withId,
     last_left_ms: Math.max(...back.map((b) => b[0])),
     all_back_ms: Math.max(...back.map((b) => b[1])),
     reconnect_p50_ms: gaps[Math.floor(gaps.length / 2)],

@@ -189,6 +189,7 @@ async function scenario(p) {
     result.storm = {
       window_ms: p.storm.windowMs,
       resumed: stormResult.reduce((a, s) => a + s.resumed, 0),
+      with_last_event_id: stormResult.reduce((a, s) => a + s.with_last_event_id, 0),
       all_back_ms: +Math.max(...stormResult.map((s) => s.all_back_ms)).toFixed(0),
       last_left_ms: +Math.max(...stormResult.map((s) => s.last_left_ms)).toFixed(0),
       reconnect_p50_ms: +Math.max(...stormResult.map((s) => s.reconnect_p50_ms)).toFixed(1),
