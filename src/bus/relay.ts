@@ -18,6 +18,40 @@ export const RELAY_LOCK_KEY = 7310006;
 const BATCH = 500;
 const LOCK_RETRY_MS = 1000;
 
+// rs: relay_state's row, locked, only while this session ($2) holds the advisory lock ($1); base is
+// computed once (a CTE with a volatile function is never inlined). ids: up to $3 unstamped rows in
+// change_id order; rows another transaction stamped meanwhile are re-checked under FOR UPDATE and
+// drop out. st moves last_seq and high_water (to the wall clock when idle, so the feed's server_now
+// stays current) and records the published cursor $4. The outer row carries held and the previous
+// last_seq even when nothing was stamped.
+const STAMP_SQL = `WITH rs AS (
+    SELECT last_seq, greatest(clock_timestamp(), high_water + interval '1 microsecond') AS base FROM relay_state
+    WHERE id = 1 AND EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND pid = $2 AND granted)
+    FOR UPDATE
+  ), ids AS (
+    SELECT change_id FROM changes WHERE seq IS NULL AND EXISTS (SELECT 1 FROM rs) ORDER BY change_id LIMIT $3 FOR UPDATE SKIP LOCKED
+  ), t AS (
+    SELECT change_id, (row_number() OVER (ORDER BY change_id))::int AS rn FROM ids
+  ), upd AS (
+    UPDATE changes c SET seq = rs.last_seq + t.rn, changed_at = rs.base + (t.rn - 1) * interval '1 microsecond'
+    FROM t, rs WHERE c.change_id = t.change_id
+    RETURNING c.*
+  ), st AS (
+    UPDATE relay_state r SET last_seq = r.last_seq + (SELECT count(*) FROM upd),
+      high_water = coalesce((SELECT max(changed_at) FROM upd), greatest(r.high_water, clock_timestamp())),
+      published_seq = greatest(r.published_seq, $4)
+    FROM rs WHERE r.id = 1
+  ), ev AS (
+    SELECT c.change_id, c.seq, ${isoUs('c.changed_at')} AS changed_at, c.bill_id,
+      coalesce(b.bill_number, '') AS bill_number, s.state_abbr AS state, coalesce(b.title, '') AS title,
+      c.reason_id::int AS reason_id, r.reason_name AS reason, c.old_status::int AS old_status,
+      c.new_status::int AS new_status, c.detail
+    FROM upd c JOIN states s ON s.state_id = c.state_id JOIN change_reasons r ON r.reason_id = c.reason_id
+      LEFT JOIN bills b ON b.bill_id = c.bill_id
+  )
+  SELECT h.held, h.prev_seq, ev.* FROM (SELECT EXISTS (SELECT 1 FROM rs) AS held, (SELECT last_seq FROM rs) AS prev_seq) h
+    LEFT JOIN ev ON true ORDER BY ev.seq`;
+
 export interface Relay extends Background {
   /** true while this relay holds the lock */
   isActive(): boolean;
@@ -35,6 +69,8 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
   let active = false;
   let lastSeq = 0;
   let publishedSeq = 0;
+  /** published_seq as last written to relay_state */
+  let persistedSeq = 0;
   let running: Promise<void> | undefined;
   let again = false;
   let retryPublish: NodeJS.Timeout | undefined;
@@ -76,6 +112,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       const st = await db.query<{ last_seq: number; published_seq: number }>('SELECT last_seq, published_seq FROM relay_state WHERE id = 1');
       lastSeq = st.rows[0].last_seq;
       publishedSeq = st.rows[0].published_seq;
+      persistedSeq = publishedSeq;
       pid = rows[0].pid;
       active = true;
       log.info({ lastSeq, publishedSeq }, 'relay active');
@@ -88,64 +125,51 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
     }
   };
 
-  /** One transaction: stamp up to BATCH rows. Returns the stamped events (empty when idle). */
-  const stamp = async (): Promise<ChangeEvent[]> => {
-    const client = await db.connect();
-    try {
-      await client.query('BEGIN');
-      // Holding relay_state's row lock serializes stampers even if two relays overlap for a moment
-      // during a failover; checking the advisory lock here stops a relay that lost it.
-      const st = await client.query<{ last_seq: number; held: boolean }>(
-        `SELECT last_seq, EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND pid = $2 AND granted) AS held
-         FROM relay_state WHERE id = 1 FOR UPDATE`,
-        [RELAY_LOCK_KEY, pid ?? -1],
-      );
-      if (!st.rows[0].held) {
-        await client.query('ROLLBACK');
-        dropLock('advisory lock not held');
-        return [];
-      }
-      lastSeq = st.rows[0].last_seq;
-      const ids = await client.query<{ change_id: number }>(
-        'SELECT change_id FROM changes WHERE seq IS NULL ORDER BY change_id LIMIT $1 FOR UPDATE SKIP LOCKED',
-        [BATCH],
-      );
-      if (ids.rows.length === 0) {
-        // Nothing new: keep high_water (the feed's server_now) close to the wall clock.
-        await client.query('UPDATE relay_state SET high_water = greatest(high_water, clock_timestamp()) WHERE id = 1');
-        await client.query('COMMIT');
-        return [];
-      }
-      const { rows } = await client.query<ChangeEvent>(
-        `WITH rs AS (
-           SELECT last_seq, greatest(clock_timestamp(), high_water + interval '1 microsecond') AS base FROM relay_state WHERE id = 1
-         ), t AS (
-           SELECT change_id, rn::int AS rn FROM unnest($1::bigint[]) WITH ORDINALITY AS u(change_id, rn)
-         ), upd AS (
-           UPDATE changes c SET seq = rs.last_seq + t.rn, changed_at = rs.base + (t.rn - 1) * interval '1 microsecond'
-           FROM t, rs WHERE c.change_id = t.change_id
-           RETURNING c.*
-         ), st AS (
-           UPDATE relay_state SET last_seq = last_seq + $2, high_water = (SELECT max(changed_at) FROM upd) WHERE id = 1
-         )
-         SELECT c.change_id, c.seq, ${isoUs('c.changed_at')} AS changed_at, c.bill_id,
-           coalesce(b.bill_number, '') AS bill_number, s.state_abbr AS state, coalesce(b.title, '') AS title,
-           c.reason_id::int AS reason_id, r.reason_name AS reason, c.old_status::int AS old_status,
-           c.new_status::int AS new_status, c.detail
-         FROM upd c JOIN states s ON s.state_id = c.state_id JOIN change_reasons r ON r.reason_id = c.reason_id
-           LEFT JOIN bills b ON b.bill_id = c.bill_id
-         ORDER BY c.seq`,
-        [ids.rows.map((r) => r.change_id), ids.rows.length],
-      );
-      await client.query('COMMIT');
-      lastSeq += rows.length;
-      return rows;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
+  /**
+   * Stamps up to BATCH rows in ONE statement (one round trip, an implicit transaction): under load
+   * every round trip waits behind the event loop's fan-out work, so each extra one showed up in
+   * the commit-to-client latency. The statement locks relay_state's row (serializing stampers if
+   * two relays overlap for a moment during a failover) and only changes anything while this
+   * session's advisory lock is held; it also records how far publishing has got, so the published
+   * cursor costs no statement of its own while changes flow. Returns the stamped events, or
+   * undefined when the lock is no longer held.
+   */
+  const stamp = async (): Promise<ChangeEvent[] | undefined> => {
+    const recorded = publishedSeq;
+    const { rows } = await db.query<ChangeEvent & { held: boolean; prev_seq: number | null }>(STAMP_SQL, [RELAY_LOCK_KEY, pid ?? -1, BATCH, recorded]);
+    if (!rows[0].held) {
+      dropLock('advisory lock not held');
+      return undefined;
     }
+    if (recorded > persistedSeq) persistedSeq = recorded;
+    if (rows[0].seq === null) {
+      lastSeq = rows[0].prev_seq ?? lastSeq;
+      return [];
+    }
+    lastSeq = rows[rows.length - 1].seq;
+    for (const r of rows) {
+      delete (r as Partial<typeof r>).held;
+      delete (r as Partial<typeof r>).prev_seq;
+    }
+    return rows;
+  };
+
+  /**
+   * Writes the published cursor when no stamp is coming to carry it (the relay went idle). Not
+   * awaited by the cycle, so the next change never waits for it; a stale cursor after a crash only
+   * means a republish, which the hub (by seq) and JetStream (by message id) drop.
+   */
+  let persisting: Promise<void> | undefined;
+  const persistPublished = () => {
+    if (persisting || publishedSeq <= persistedSeq) return;
+    const seq = publishedSeq;
+    persisting = db.query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [seq]).then(
+      () => { if (seq > persistedSeq) persistedSeq = seq; },
+      (err) => log.warn({ err }, 'relay could not record its published cursor'),
+    ).finally(() => {
+      persisting = undefined;
+      if (!stopped && !running && publishedSeq > persistedSeq) persistPublished();
+    });
   };
 
   const publish = async (fresh: ChangeEvent[]) => {
@@ -164,13 +188,13 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
         return;
       }
       publishedSeq = batch[batch.length - 1].seq;
-      await db.query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [publishedSeq]);
     }
   };
 
   const cycle = async () => {
     for (;;) {
       const fresh = await stamp();
+      if (fresh === undefined) return;
       await publish(fresh);
       if (fresh.length < BATCH || !active || stopped) return;
     }
@@ -195,6 +219,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
         retryPublish = setTimeout(kick, 1000);
       } finally {
         running = undefined;
+        if (active && !stopped) persistPublished();
       }
     })();
   }
@@ -215,6 +240,10 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       clearInterval(pollTimer);
       clearTimeout(retryPublish);
       await running?.catch(() => undefined);
+      await persisting;
+      if (active && publishedSeq > persistedSeq) {
+        await db.query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [publishedSeq]).catch(() => undefined);
+      }
       await listener.close();
       active = false;
       const c = lockClient;

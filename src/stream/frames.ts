@@ -21,20 +21,49 @@ export function payload(e: ChangeEvent) {
   };
 }
 
+/**
+ * One SSE frame as bytes, inside an HTTP/1.1 chunk: `<size hex>\r\n<frame>\r\n`. A chunked response
+ * can take it straight onto the socket, so the HTTP layer neither frames nor copies it per
+ * connection; `frame` is the same bytes without the chunk framing (a view, no copy).
+ */
+export class SseBytes {
+  readonly chunk: Buffer;
+  readonly frame: Buffer;
+  constructor(text: string) {
+    const head = `${Buffer.byteLength(text).toString(16)}\r\n`;
+    this.chunk = Buffer.from(`${head}${text}\r\n`);
+    this.frame = this.chunk.subarray(head.length, this.chunk.length - 2);
+  }
+}
+
 /** Lazily serialized forms of one event, shared by all connections. */
 export class Frames {
-  private sseBytes?: Buffer;
-  private wsText?: string;
+  private sseBytes?: SseBytes;
+  private wsText?: Buffer;
   constructor(readonly event: ChangeEvent) {}
 
   /** Encoded once into bytes, so writing it to thousands of sockets copies no string. */
-  sse(): Buffer {
+  sse(): SseBytes {
     // JSON.stringify never emits a raw newline, so data stays on one line as SSE requires.
-    return (this.sseBytes ??= Buffer.from(`event: bill_change\nid: ${this.event.changed_at}\ndata: ${JSON.stringify(payload(this.event))}\n\n`));
+    return (this.sseBytes ??= new SseBytes(`event: bill_change\nid: ${this.event.changed_at}\ndata: ${JSON.stringify(payload(this.event))}\n\n`));
   }
 
-  ws(): string {
-    return (this.wsText ??= JSON.stringify({ type: 'bill_change', id: this.event.changed_at, data: payload(this.event) }));
+  /** UTF-8 bytes of the JSON text message, encoded once instead of once per WebSocket */
+  ws(): Buffer {
+    return (this.wsText ??= Buffer.from(JSON.stringify({ type: 'bill_change', id: this.event.changed_at, data: payload(this.event) })));
+  }
+}
+
+/** One heartbeat, serialized once per format for every connection pinged in the same tick. */
+export class Ping {
+  private sseBytes?: SseBytes;
+  private wsText?: Buffer;
+  constructor(readonly ts: string) {}
+  sse(): SseBytes {
+    return (this.sseBytes ??= new SseBytes(ssePing(this.ts)));
+  }
+  ws(): Buffer {
+    return (this.wsText ??= Buffer.from(JSON.stringify({ type: 'ping', ts: this.ts })));
   }
 }
 

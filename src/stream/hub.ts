@@ -11,12 +11,13 @@
 import type { Pool } from '../db/pool.js';
 import type { Bus, ChangeEvent, Unsubscribe } from '../bus/types.js';
 import { canonicalCursor, EVENT_COLUMNS, EVENT_FROM, eventsAfter, eventsBySeq, isoUs, type EventFilter } from '../changes/events.js';
-import { Frames, type ErrorData, type RotateData } from './frames.js';
+import { Frames, Ping, type ErrorData, type RotateData } from './frames.js';
+import { DeadlineWheel, Heartbeat } from './schedule.js';
 
 /** A transport (SSE or WebSocket) as the hub sees it. */
 export interface Sink {
   event(f: Frames): void;
-  ping(ts: string): void;
+  ping(p: Ping): void;
   rotate(d: RotateData): void;
   error(d: ErrorData): void;
   /** bytes accepted but not yet flushed to the socket */
@@ -53,18 +54,12 @@ export function canonicalUtc(cursor: string): string | undefined {
   return m ? `${m[1]}.${(m[2] ?? '').padEnd(6, '0')}Z` : undefined;
 }
 
-/** heartbeat pings are spread over this many slices of the interval */
-const HEARTBEAT_SLICES = 16;
-
 export class Conn {
   lastSent = '';
   live = false;
   closed = false;
   pending: Frames[] = [];
   overflow = false;
-  rotateTimer?: NodeJS.Timeout;
-  /** which heartbeat slice pings this connection (see Hub.tick) */
-  bucket = 0;
   constructor(
     readonly sink: Sink,
     readonly filter: EventFilter,
@@ -76,7 +71,8 @@ export class Hub {
   private readonly all = new Set<Conn>();
   private readonly conns = new Set<Conn>();
   private readonly unsubscribe: Unsubscribe;
-  private readonly heartbeat: NodeJS.Timeout;
+  private readonly heartbeat: Heartbeat<Conn>;
+  private readonly rotations: DeadlineWheel<Conn>;
   private lastSeq: number | undefined;
   private queue: ChangeEvent[] = [];
   private draining = false;
@@ -86,18 +82,12 @@ export class Hub {
   private ring: Frames[] = [];
   private ringHead = 0;
   private ringStart: string | undefined;
-  /** heartbeat slice due next, and the slice the next connection joins */
-  private slice = 0;
-  private nextBucket = 0;
   count = 0;
 
   constructor(private readonly o: HubOptions) {
     this.unsubscribe = o.bus.subscribe((e) => this.onBus(e));
-    // One shared timer, firing HEARTBEAT_SLICES times per heartbeat interval and pinging one slice of
-    // the connections each time: every connection still gets a ping per interval, but 10,000
-    // connections never take their pings in one burst that would delay the events queued behind it.
-    this.heartbeat = setInterval(() => this.tick(), Math.ceil(o.heartbeatMs / HEARTBEAT_SLICES));
-    this.heartbeat.unref();
+    this.heartbeat = new Heartbeat(o.heartbeatMs, (conns, first) => this.tick(conns, first));
+    this.rotations = new DeadlineWheel(o.rotateMs, (c) => this.rotate(c, 'wall_clock'));
   }
 
   /** open connections (SSE and WebSocket), for the metrics gauge */
@@ -137,11 +127,10 @@ export class Hub {
   /** Registers a connection (buffering live events at once), then catches it up from the cursor. */
   attach(sink: Sink, filter: EventFilter, cursor: string): Conn {
     const c = new Conn(sink, filter);
-    c.bucket = this.nextBucket++ % HEARTBEAT_SLICES;
     this.index(c);
+    this.heartbeat.add(c);
     const life = this.o.rotateMs * (1 + ((Math.random() * 2 - 1) * this.o.rotateJitterPct) / 100);
-    c.rotateTimer = setTimeout(() => this.rotate(c, 'wall_clock'), life);
-    c.rotateTimer.unref();
+    this.rotations.add(c, Date.now() + life);
     void this.catchUp(c, cursor);
     return c;
   }
@@ -149,7 +138,8 @@ export class Hub {
   detach(c: Conn): void {
     if (c.closed) return;
     c.closed = true;
-    clearTimeout(c.rotateTimer);
+    this.heartbeat.delete(c);
+    this.rotations.delete(c);
     if (c.filter.states?.length) for (const s of c.filter.states) this.byState.get(s)?.delete(c);
     else this.all.delete(c);
     this.conns.delete(c);
@@ -168,7 +158,8 @@ export class Hub {
   async close(graceMs = 1000): Promise<void> {
     this.closing = true;
     this.unsubscribe();
-    clearInterval(this.heartbeat);
+    this.heartbeat.stop();
+    this.rotations.stop();
     const sinks = [...this.conns].map((c) => c.sink);
     for (const c of [...this.conns]) this.rotate(c, 'server_shutdown');
     const end = Date.now() + graceMs;
@@ -260,6 +251,11 @@ export class Hub {
 
   private onBus(e: ChangeEvent): void {
     if (this.closing) return;
+    // The usual case, the next seq with nothing queued, is delivered at once: no queue, no promise.
+    if (this.ready && !this.draining && this.queue.length === 0 && this.lastSeq !== undefined && e.seq === this.lastSeq + 1) {
+      this.deliver(e);
+      return;
+    }
     this.queue.push(e);
     if (!this.draining && this.ready) void this.drain();
   }
@@ -339,12 +335,10 @@ export class Hub {
     else c.pending.push(f);
   }
 
-  private tick(): void {
-    const bucket = this.slice;
-    this.slice = (this.slice + 1) % HEARTBEAT_SLICES;
-    const ts = new Date().toISOString();
-    for (const c of this.conns) if (c.bucket === bucket) c.sink.ping(ts);
-    if (bucket !== 0) return;
+  private tick(conns: Iterable<Conn>, first: boolean): void {
+    const ping = new Ping(new Date().toISOString());
+    for (const c of conns) c.sink.ping(ping);
+    if (!first) return;
     // Safety net for a silent bus: pick up anything stamped that never arrived.
     if (this.lastSeq !== undefined && !this.draining && this.count > 0) {
       this.o.db.query<{ last_seq: number }>('SELECT last_seq FROM relay_state WHERE id = 1').then(({ rows }) => {

@@ -1,9 +1,10 @@
 // GET /v1/stream: server-sent events.
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../http/schemas.js';
-import { SSE_OPENING, sseError, ssePing, sseRotate, type Frames } from './frames.js';
+import { SSE_OPENING, SseBytes, sseError, sseRotate, type Frames, type Ping } from './frames.js';
 import type { Hub, Sink } from './hub.js';
 import { OutageNotices } from './outage.js';
 import { parseStreamParams, StreamQuery } from './params.js';
@@ -11,48 +12,67 @@ import { parseStreamParams, StreamQuery } from './params.js';
 /** A client that stops reading after the final rotate is cut off after this long. */
 const END_GRACE_MS = 10_000;
 
-// Writes are batched per connection per event-loop turn: everything queued for a socket in one
-// turn (a batch of events from the bus, a heartbeat) leaves in one write, so 1,000 connections
-// cost 1,000 writes per turn, not one per event and connection. One shared list and one
-// setImmediate for all connections; no closure or timer per connection.
+// Writes are batched per connection: everything queued for a socket while one batch of bus events
+// (or one heartbeat slice) is handed out leaves in one write when that synchronous work is over
+// (process.nextTick: no extra event-loop turn between the bus and the socket). One shared list and
+// one scheduled flush for all connections; no closure or timer per connection.
 const dirty: SseSink[] = [];
 let scheduled = false;
 function flushAll() {
   scheduled = false;
-  const list = dirty.splice(0);
-  for (const s of list) s.flush();
+  for (let i = 0; i < dirty.length; i++) dirty[i].flush();
+  dirty.length = 0;
 }
+
+/** the internals of ServerResponse read here (stable since Node 0.x, not in the typings) */
+type Res = ServerResponse & { chunkedEncoding?: boolean };
 
 class SseSink implements Sink {
   private q: Buffer[] = [];
   private bytes = 0;
-  constructor(private readonly res: ServerResponse) {}
+  /**
+   * With chunked transfer encoding (every HTTP/1.1 client) frames go straight to the socket in
+   * their pre-built chunk form: the response's own write() would cork the socket, format a chunk
+   * header and writev three buffers for every connection and event. The socket is the response's
+   * own, so the order with the response's writes (headers, opening, final rotate) is kept.
+   */
+  private readonly sock: Socket | null;
+  constructor(private readonly res: Res) {
+    this.sock = res.chunkedEncoding === true ? res.socket : null;
+  }
   private push(b: Buffer) {
     if (this.q.length === 0) {
       dirty.push(this);
       if (!scheduled) {
         scheduled = true;
-        setImmediate(flushAll);
+        process.nextTick(flushAll);
       }
     }
     this.q.push(b);
     this.bytes += b.length;
   }
+  private bytesOf(f: SseBytes) {
+    return this.sock ? f.chunk : f.frame;
+  }
   flush() {
     const q = this.q;
     if (q.length === 0) return;
-    if (!this.res.writableEnded && !this.res.destroyed) this.res.write(q.length === 1 ? q[0] : Buffer.concat(q, this.bytes));
+    const data = q.length === 1 ? q[0] : Buffer.concat(q, this.bytes);
     q.length = 0;
     this.bytes = 0;
+    if (this.res.writableEnded || this.res.destroyed) return;
+    if (this.sock) {
+      if (!this.sock.destroyed) this.sock.write(data);
+    } else this.res.write(data);
   }
   event(f: Frames) {
-    this.push(f.sse());
+    this.push(this.bytesOf(f.sse()));
   }
-  ping(ts: string) {
-    this.push(Buffer.from(ssePing(ts)));
+  ping(p: Ping) {
+    this.push(this.bytesOf(p.sse()));
   }
   error(d: Parameters<Sink['error']>[0]) {
-    this.push(Buffer.from(sseError(d)));
+    this.push(this.bytesOf(new SseBytes(sseError(d))));
   }
   rotate(d: Parameters<Sink['rotate']>[0]) {
     this.flush();

@@ -3,7 +3,7 @@
 // closes with code 1000), {type:"error", reason, cursor, retry_ms}.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorResponses } from '../http/schemas.js';
-import type { Frames } from './frames.js';
+import type { Frames, Ping } from './frames.js';
 import type { Hub, Sink } from './hub.js';
 import { OutageNotices } from './outage.js';
 import { parseStreamParams, StreamQuery, type StreamParams } from './params.js';
@@ -13,7 +13,7 @@ interface Socket {
   readonly readyState: number;
   readonly OPEN: number;
   readonly bufferedAmount: number;
-  send(data: string): void;
+  send(data: string | Buffer, options?: { binary: boolean }): void;
   close(code: number, reason: string): void;
   terminate(): void;
 }
@@ -22,14 +22,16 @@ const CLOSED = 3;
 
 class WsSink implements Sink {
   constructor(private readonly ws: Socket) {}
-  private send(text: string) {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text);
+  // Shared frames come as UTF-8 bytes (encoded once for all sockets); binary: false keeps them
+  // text messages.
+  private send(text: string | Buffer) {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(text, { binary: false });
   }
   event(f: Frames) {
     this.send(f.ws());
   }
-  ping(ts: string) {
-    this.send(JSON.stringify({ type: 'ping', ts }));
+  ping(p: Ping) {
+    this.send(p.ws());
   }
   error(d: Parameters<Sink['error']>[0]) {
     this.send(JSON.stringify({ type: 'error', ...d }));

@@ -17,12 +17,18 @@ describe('GET /v1/stream/ws', () => {
   it('streams the same events as JSON messages with filters, heartbeat, rotate and resume', async () => {
     const msgs: { type: string; id?: string; data?: Record<string, unknown>; reason?: string; cursor?: string }[] = [];
     const ws = new WebSocket(`${wsUrl()}/v1/stream/ws?states=TX&since=2000-01-01`, { headers: { 'x-api-key': env.key } });
-    ws.on('message', (m: Buffer) => msgs.push(JSON.parse(String(m))));
+    let binary = 0;
+    ws.on('message', (m: Buffer, isBinary: boolean) => {
+      if (isBinary) binary++;
+      msgs.push(JSON.parse(String(m)));
+    });
     const closed = new Promise<number>((r) => ws.on('close', (code: number) => r(code)));
     await change(env.db, 'TX', 'Vote', 3);
     await change(env.db, 'CA', 'Vote', 3);
     const code = await closed;
     expect(code).toBe(1000);
+    // every message is a text frame, shared pre-encoded frames included
+    expect(binary).toBe(0);
     const events = msgs.filter((m) => m.type === 'bill_change');
     expect(events).toHaveLength(1);
     expect(events[0].data).toMatchObject({ state: 'TX', reason: 'Vote', bill_number: 'HB3', changed_at: events[0].id });

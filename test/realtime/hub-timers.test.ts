@@ -1,0 +1,72 @@
+// The hub's per-connection cost: attaching a connection creates no timer (rotation and heartbeats
+// run on two shared intervals), yet every connection is still rotated after its life with its
+// cursor, and each heartbeat is serialized once for all the connections it pings.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryBus } from '../../src/bus/memory.js';
+import type { Frames, Ping, RotateData } from '../../src/stream/frames.js';
+import { Hub, type Sink } from '../../src/stream/hub.js';
+import { realtimeEnv, until, type Env } from './env.js';
+
+let env: Env;
+beforeAll(async () => {
+  env = await realtimeEnv({}, { relay: false });
+});
+afterAll(async () => env?.close());
+
+/** A transport that records what the hub hands it. */
+class RecordingSink implements Sink {
+  pings: Ping[] = [];
+  rotated?: RotateData;
+  event(_f: Frames) {}
+  ping(p: Ping) {
+    this.pings.push(p);
+  }
+  rotate(d: RotateData) {
+    this.rotated = d;
+  }
+  error() {}
+  buffered() {
+    return 0;
+  }
+  gone() {
+    return this.rotated !== undefined;
+  }
+  kill() {}
+}
+
+describe('stream hub timers', () => {
+  it('attaches 200 connections without a timer each, still pings (spread over ticks) and rotates every one', async () => {
+    const bus = new MemoryBus();
+    const hub = new Hub({
+      db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
+      heartbeatMs: 1600, rotateMs: 2500, rotateJitterPct: 10, bufferBytes: 1 << 20,
+    });
+    try {
+      await hub.init();
+      const timeouts = vi.spyOn(globalThis, 'setTimeout');
+      const intervals = vi.spyOn(globalThis, 'setInterval');
+      const sinks = Array.from({ length: 200 }, () => new RecordingSink());
+      const cursor = new Date().toISOString();
+      for (const s of sinks) hub.attach(s, {}, cursor);
+      expect(timeouts.mock.calls.length + intervals.mock.calls.length).toBe(0);
+      timeouts.mockRestore();
+      intervals.mockRestore();
+      expect(hub.size).toBe(200);
+
+      await until(() => sinks.every((s) => s.pings.length > 0));
+      // pings spread over several ticks (8 groups for a 1.6 s interval), one Ping object per tick
+      // shared by the connections pinged in it
+      const distinct = new Set(sinks.map((s) => s.pings[0]));
+      expect(distinct.size).toBeGreaterThan(1);
+      expect(distinct.size).toBeLessThanOrEqual(8);
+
+      await until(() => sinks.every((s) => s.rotated !== undefined));
+      expect(new Set(sinks.map((s) => s.rotated!.reason))).toEqual(new Set(['wall_clock']));
+      expect(sinks.every((s) => s.rotated!.cursor !== '')).toBe(true);
+      expect(hub.size).toBe(0);
+    } finally {
+      await hub.close(0);
+      await bus.close();
+    }
+  });
+});
