@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
-import type { Bus } from './bus/types.js';
+import type { ChangeBus } from './changes/events.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
@@ -31,7 +31,7 @@ export interface AppDeps {
   dbRead?: Pool;
   logger?: Logger | false;
   /** the bus the stream hub subscribes to; the in-process bus when absent */
-  bus?: Bus;
+  bus?: ChangeBus;
   /** the process's ioredis client when REDIS_URL is set (limits and readiness share it); created
    * here from config.redisUrl when the caller passes none */
   redis?: Redis;

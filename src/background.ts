@@ -4,7 +4,7 @@
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
-import type { Bus } from './bus/types.js';
+import type { ChangeBus } from './changes/events.js';
 
 export interface BackgroundContext {
   config: Config;
@@ -12,7 +12,7 @@ export interface BackgroundContext {
   dbRead: Pool;
   /** connection string of the primary, for components that need a dedicated connection */
   databaseUrl: string;
-  bus: Bus;
+  bus: ChangeBus;
   log: Logger;
 }
 

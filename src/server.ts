@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Background, BackgroundContext } from './background.js';
 import { createBus } from './bus/index.js';
-import { startRelay } from './bus/relay.js';
+import { startRelay } from './changes/relay.js';
 import type { Config, Role } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase, type Database } from './db/open.js';
@@ -19,14 +19,14 @@ import { startDispatcher } from './webhooks/queue/dispatcher.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 import { registerMirrorDelivery } from './mirror/handler.js';
 import { seed } from './ingest/seed.js';
-import type { Bus } from './bus/types.js';
+import type { ChangeBus, ChangeEvent } from './changes/events.js';
 import { closeRedis, createRedis } from './ops/redis.js';
 
 export interface RunningServer {
   app?: FastifyInstance;
   url?: string;
   db: Database;
-  bus: Bus;
+  bus: ChangeBus;
   demoKey?: string;
   /** the shutdown step under way (for the log line when shutdown overruns) */
   readonly shutdownStep?: string;
@@ -75,7 +75,7 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
   try {
     await migrate(db.pool, log);
     const demoKey = opts.demo || config.demo ? await ensureDemo(config, db, log) : undefined;
-    const bus = await createBus(config, log, { namespace: config.natsNamespace });
+    const bus = await createBus<ChangeEvent>(config, log, { namespace: config.natsNamespace });
     stops.push(named('bus', () => bus.close()));
     // One Redis client for the process (limits and readiness), like the bus.
     const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;

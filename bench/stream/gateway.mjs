@@ -8,7 +8,7 @@ import http from 'node:http';
 import { pino } from 'pino';
 import { buildApp } from '../../dist/app.js';
 import { MemoryBus } from '../../dist/bus/memory.js';
-import { startRelay } from '../../dist/bus/relay.js';
+import { startRelay } from '../../dist/changes/relay.js';
 import { loadConfig } from '../../dist/config.js';
 import { createPool } from '../../dist/db/pool.js';
 

@@ -2,12 +2,12 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { MemoryBus } from './memory.js';
-import type { Bus } from './types.js';
+import type { Bus, BusMessage } from './types.js';
 
-export async function createBus(config: Config, log: Logger, opts: { namespace?: string } = {}): Promise<Bus> {
+export async function createBus<E extends BusMessage = BusMessage>(config: Config, log: Logger, opts: { namespace?: string } = {}): Promise<Bus<E>> {
   if (config.natsUrl) {
     const { NatsBus } = await import('./nats.js');
-    return NatsBus.connect(config.natsUrl, log, opts);
+    return NatsBus.connect<E>(config.natsUrl, log, opts);
   }
-  return new MemoryBus();
+  return new MemoryBus<E>();
 }

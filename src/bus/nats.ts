@@ -1,13 +1,14 @@
 // NATS bus. Core subjects `<ns>.changes.<STATE>.<reason>` fan every change out to each gateway
 // replica (at-most-once: the hub fills holes from the change log by seq). The JetStream stream
-// `<NS>_CHANGES` on `<ns>.js.changes.>` keeps changes for durable consumers (dispatchers), with the
-// change id as Nats-Msg-Id so a republish after an outage or a relay failover is deduplicated.
-// publish() resolves only once JetStream acknowledged every event, so the relay's published cursor
-// never runs ahead of what the bus really holds.
+// `<NS>_CHANGES` on `<ns>.js.changes.>` keeps seven days of changes, with the change id as
+// Nats-Msg-Id so a republish after an outage or a relay failover is deduplicated; publish() resolves
+// only once JetStream acknowledged every event, so the relay's published cursor never runs ahead of
+// what the bus really holds. No process of ours consumes it durably: the dispatcher and the stream
+// hub read the change log by cursor and use the bus only as a wake-up and live fan-out.
 import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from '../logger.js';
-import type { Bus, ChangeEvent, Unsubscribe } from './types.js';
+import type { Bus, BusMessage, Unsubscribe } from './types.js';
 import { reconnects } from '../ops/metrics.js';
 
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
@@ -18,11 +19,10 @@ export interface NatsBusOptions {
   namespace?: string;
 }
 
-export class NatsBus implements Bus {
+export class NatsBus<E extends BusMessage = BusMessage> implements Bus<E> {
   readonly kind = 'nats' as const;
   private connected = true;
   private readonly subs = new Set<Subscription>();
-  private readonly stops = new Set<() => Promise<void>>();
   private closed = false;
 
   private constructor(
@@ -47,7 +47,7 @@ export class NatsBus implements Bus {
     })().catch(() => undefined);
   }
 
-  static async connect(url: string, log: Logger, opts: NatsBusOptions = {}): Promise<NatsBus> {
+  static async connect<E extends BusMessage = BusMessage>(url: string, log: Logger, opts: NatsBusOptions = {}): Promise<NatsBus<E>> {
     const ns = (opts.namespace ?? 'lds').replace(/[^A-Za-z0-9_-]/g, '_');
     const nc = await connect({ servers: url.split(','), reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, name: 'lds' });
     const jsm = await jetstreamManager(nc);
@@ -59,14 +59,14 @@ export class NatsBus implements Bus {
       // already there (possibly with other limits set by an operator): keep it
       await jsm.streams.info(stream);
     }
-    return new NatsBus(nc, jetstream(nc), jsm, ns, stream, log);
+    return new NatsBus<E>(nc, jetstream(nc), jsm, ns, stream, log);
   }
 
-  private subject(kind: 'changes' | 'js.changes', e: ChangeEvent) {
+  private subject(kind: 'changes' | 'js.changes', e: E) {
     return `${this.ns}.${kind}.${e.state.trim() || 'XX'}.${e.reason}`;
   }
 
-  async publish(events: ChangeEvent[]): Promise<void> {
+  async publish(events: E[]): Promise<void> {
     if (this.closed) throw new Error('bus closed');
     const acks: Promise<unknown>[] = [];
     for (const e of events) {
@@ -77,13 +77,13 @@ export class NatsBus implements Bus {
     await Promise.all(acks);
   }
 
-  subscribe(handler: (e: ChangeEvent) => void): Unsubscribe {
+  subscribe(handler: (e: E) => void): Unsubscribe {
     const sub = this.nc.subscribe(`${this.ns}.changes.>`, {
       callback: (err, msg) => {
         if (err) return;
-        let e: ChangeEvent;
+        let e: E;
         try {
-          e = msg.json<ChangeEvent>();
+          e = msg.json<E>();
         } catch {
           return; // not ours: ignore
         }
@@ -101,42 +101,6 @@ export class NatsBus implements Bus {
     };
   }
 
-  async consumeDurable(name: string, handler: (e: ChangeEvent) => Promise<void>): Promise<{ stop(): Promise<void> }> {
-    const durable = name.replace(/[^A-Za-z0-9_-]/g, '_');
-    try {
-      await this.jsm.consumers.info(this.stream, durable);
-    } catch {
-      // a new durable starts with changes published from now on; older ones are history
-      await this.jsm.consumers.add(this.stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, ack_wait: nanos(60_000), deliver_policy: DeliverPolicy.New });
-    }
-    const consumer = await this.js.consumers.get(this.stream, durable);
-    const messages = await consumer.consume({ max_messages: 64 });
-    const done = (async () => {
-      for await (const m of messages) {
-        let e: ChangeEvent;
-        try {
-          e = m.json<ChangeEvent>();
-        } catch {
-          m.term(); // undecodable: never redeliver
-          continue;
-        }
-        try {
-          await handler(e);
-          m.ack();
-        } catch {
-          m.nak(1000);
-        }
-      }
-    })().catch((err) => this.log.warn({ err }, 'durable consumer stopped'));
-    const stop = async () => {
-      this.stops.delete(stop);
-      await messages.close();
-      await done;
-    };
-    this.stops.add(stop);
-    return { stop };
-  }
-
   healthy(): boolean {
     return !this.closed && this.connected && !this.nc.isClosed();
   }
@@ -144,7 +108,6 @@ export class NatsBus implements Bus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const stop of [...this.stops]) await stop().catch(() => undefined);
     for (const s of this.subs) s.unsubscribe();
     await this.nc.drain().catch(() => this.nc.close());
   }

@@ -2,7 +2,31 @@
 // fill) and stream resume, so every path formats the public timestamp the same way: in SQL, with
 // microseconds (a JS Date would drop them and break cursor equality).
 import type { Queryable } from '../db/pool.js';
-import type { ChangeEvent } from '../bus/types.js';
+import type { Bus } from '../bus/types.js';
+
+/** A change as published by the relay, in public order. */
+export interface ChangeEvent {
+  /** internal id of the change-log row; also the Nats-Msg-Id */
+  change_id: number;
+  /** public sequence, strictly increasing */
+  seq: number;
+  /** public timestamp (ISO 8601, UTC, microseconds): the stream `id` and the feed cursor; strictly increasing */
+  changed_at: string;
+  bill_id: number;
+  bill_number: string;
+  /** state_abbr */
+  state: string;
+  title: string;
+  reason_id: number;
+  /** reason name: NewBill, StatusChange, Text, Vote, Amendment */
+  reason: string;
+  old_status: number | null;
+  new_status: number | null;
+  detail: Record<string, unknown>;
+}
+
+/** The bus as the change pipeline uses it. */
+export type ChangeBus = Bus<ChangeEvent>;
 
 /** ISO 8601 UTC with microseconds, e.g. 2026-11-22T02:10:11.123456Z; fixed width, so it sorts as text. */
 // Parenthesised so an expression (e.g. clock_timestamp() - interval '5 minutes') converts as a whole.
@@ -13,11 +37,17 @@ export const EVENT_COLUMNS = `c.change_id, c.seq, ${isoUs('c.changed_at')} AS ch
   c.reason_id::int AS reason_id, r.reason_name AS reason, c.old_status::int AS old_status,
   c.new_status::int AS new_status, c.detail`;
 
-// LEFT JOIN bills: a change row stays publishable even if its bill row is missing or was removed.
-export const EVENT_FROM = `changes c
+/**
+ * The joins EVENT_COLUMNS reads, over change rows named `c` from `source` (the change log, or the
+ * relay's just-stamped rows). LEFT JOIN bills: a change row stays publishable even if its bill row
+ * is missing or was removed.
+ */
+export const eventFrom = (source: string) => `${source} c
   JOIN states s ON s.state_id = c.state_id
   JOIN change_reasons r ON r.reason_id = c.reason_id
   LEFT JOIN bills b ON b.bill_id = c.bill_id`;
+
+export const EVENT_FROM = eventFrom('changes');
 
 /** Stamped changes with seq in (afterSeq, uptoSeq], in public order. */
 export async function eventsBySeq(db: Queryable, afterSeq: number, limit: number, uptoSeq?: number): Promise<ChangeEvent[]> {

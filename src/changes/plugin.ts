@@ -8,13 +8,12 @@
 import { Type } from 'typebox';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { badRequest } from '../http/errors.js';
 import { clampLimit, LimitParam } from '../http/paging.js';
-import { parseState, parseTimestamp } from '../http/params.js';
+import { parseState, parseStates, parseTimestamp } from '../http/params.js';
+import { parseReason } from './params.js';
 import { errorResponses } from '../http/schemas.js';
 import { changesPage } from './repository.js';
-import { REASONS, type ReasonName } from './record.js';
-import { parseStates } from '../stream/params.js';
+import { REASONS } from './record.js';
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 1000;
@@ -44,15 +43,6 @@ const ChangesQuery = Type.Object({
   reason: Type.Optional(Type.String({ description: `exact reason name: ${Object.keys(REASONS).join(', ')}` })),
   limit: LimitParam(DEFAULT_LIMIT, MAX_LIMIT),
 });
-
-/** Exact reason name to id; 400 for anything else (names are case-sensitive, as documented). */
-export function parseReason(raw: string | undefined, param = 'reason'): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  if (!Object.hasOwn(REASONS, raw)) {
-    throw badRequest(`Parameter '${param}' must be one of ${Object.keys(REASONS).join(', ')} (exact name); got '${raw}'.`, param);
-  }
-  return REASONS[raw as ReasonName];
-}
 
 const changes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/changes', {

@@ -29,6 +29,20 @@ export function parseState(raw: string | undefined, param = 'state'): string | u
   return code;
 }
 
+/** Parses states; each item must be 2 or 3 letters and a known code, else 400 naming it. */
+export function parseStates(raw: string | undefined): string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const out = new Set<string>();
+  for (const part of raw.split(',')) {
+    const code = part.trim().toUpperCase();
+    if (!/^[A-Z]{2,3}$/.test(code) || !STATE_SET.has(code)) {
+      throw badRequest(`Parameter 'states' must be a comma-separated list of state codes (two-letter codes, DC or US); '${part.trim()}' is not one.`, 'states');
+    }
+    out.add(code);
+  }
+  return [...out];
+}
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ISO_TS = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 

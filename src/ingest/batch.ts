@@ -6,7 +6,7 @@
 // Outcomes are reported when their batch commits, so counts never include rolled-back work, and
 // change-log rows queued by the records are written once per batch, in the same transaction.
 import { recordChanges, type ChangeInput } from '../changes/record.js';
-import type { Pool, PoolClient, Queryable } from '../db/pool.js';
+import { inTransaction, type Pool, type PoolClient, type Queryable } from '../db/pool.js';
 import { RowBuffer } from './buffer.js';
 import type { ImportReport, Outcome } from './report.js';
 
@@ -81,6 +81,8 @@ export class BatchWriter {
     this.changes.push(...c);
   }
 
+  // The open batch is one transaction spanning many run() calls and ended by commit(), replay() or
+  // abort(), so it cannot be a withTransaction block; the replay of a failed batch is one.
   private async begin(): Promise<PoolClient> {
     if (!this.client) this.client = await this.pool.connect();
     if (!this.open) {
@@ -125,25 +127,26 @@ export class BatchWriter {
     this.items = [];
     this.done = [];
     this.changes = [];
-    await db.query('BEGIN; SET LOCAL synchronous_commit = off');
-    for (const item of items) {
-      await db.query('SAVEPOINT rec');
-      const mark = this.changes.length;
-      try {
-        const outcome = await item.fn(db, this);
-        await this.flush(db);
-        await db.query('RELEASE SAVEPOINT rec');
-        this.done.push({ entity: item.entity, outcome });
-      } catch (err) {
-        await db.query('ROLLBACK TO SAVEPOINT rec');
-        this.clearQueued();
-        this.changes.length = mark;
-        this.report.problem(item.entity, item.file, err);
-      }
-    }
-    await this.flushChanges(db);
-    await db.query('COMMIT');
     this.open = false;
+    await inTransaction(db, async (tx) => {
+      await tx.query('SET LOCAL synchronous_commit = off');
+      for (const item of items) {
+        await tx.query('SAVEPOINT rec');
+        const mark = this.changes.length;
+        try {
+          const outcome = await item.fn(tx, this);
+          await this.flush(tx);
+          await tx.query('RELEASE SAVEPOINT rec');
+          this.done.push({ entity: item.entity, outcome });
+        } catch (err) {
+          await tx.query('ROLLBACK TO SAVEPOINT rec');
+          this.clearQueued();
+          this.changes.length = mark;
+          this.report.problem(item.entity, item.file, err);
+        }
+      }
+      await this.flushChanges(tx);
+    });
     this.report$();
   }
 

@@ -1,6 +1,6 @@
 // Wire formats of the stream. Each event is serialized at most once per format and the same string
 // is written to every matching connection.
-import type { ChangeEvent } from '../bus/types.js';
+import type { ChangeEvent } from '../changes/events.js';
 
 export const STREAM_VERSION = 'lds-stream v1';
 export const RETRY_MS = 5000;

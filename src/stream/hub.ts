@@ -9,7 +9,8 @@
 // cursor falls inside the ring catches up from it without touching the database, so a crowd
 // reconnecting after a rotate or a deploy costs no queries.
 import type { Pool } from '../db/pool.js';
-import type { Bus, ChangeEvent, Unsubscribe } from '../bus/types.js';
+import type { Unsubscribe } from '../bus/types.js';
+import type { ChangeBus, ChangeEvent } from '../changes/events.js';
 import { canonicalCursor, EVENT_COLUMNS, EVENT_FROM, eventsAfter, eventsBySeq, isoUs, type EventFilter } from '../changes/events.js';
 import { Frames, Ping, type ErrorData, type RotateData } from './frames.js';
 import { DeadlineWheel, Heartbeat } from './schedule.js';
@@ -31,7 +32,7 @@ export interface Sink {
 export interface HubOptions {
   db: Pool;
   dbRead: Pool;
-  bus: Bus;
+  bus: ChangeBus;
   log: { warn(obj: object, msg: string): void };
   heartbeatMs: number;
   rotateMs: number;

@@ -1,12 +1,9 @@
 // Query parameters of /v1/stream and /v1/stream/ws.
 import { Type } from 'typebox';
-import { parseReason } from '../changes/plugin.js';
+import { parseReason } from '../changes/params.js';
 import type { EventFilter } from '../changes/events.js';
-import { badRequest } from '../http/errors.js';
-import { parseTimestamp, STATE_CODES } from '../http/params.js';
+import { parseStates, parseTimestamp } from '../http/params.js';
 import { REASONS } from '../changes/record.js';
-
-const STATES = new Set<string>(STATE_CODES);
 
 export const StreamQuery = Type.Object({
   states: Type.Optional(Type.String({ description: 'comma-separated state codes (two-letter codes, DC, US); default all states' })),
@@ -19,20 +16,6 @@ export interface StreamParams {
   filter: EventFilter;
   /** exclusive cursor in a form PostgreSQL reads exactly */
   cursor: string;
-}
-
-/** Parses states; each item must be 2 or 3 letters and a known code, else 400 naming it. */
-export function parseStates(raw: string | undefined): string[] | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const out = new Set<string>();
-  for (const part of raw.split(',')) {
-    const code = part.trim().toUpperCase();
-    if (!/^[A-Z]{2,3}$/.test(code) || !STATES.has(code)) {
-      throw badRequest(`Parameter 'states' must be a comma-separated list of state codes (two-letter codes, DC or US); '${part.trim()}' is not one.`, 'states');
-    }
-    out.add(code);
-  }
-  return [...out];
 }
 
 export function parseStreamParams(

@@ -7,6 +7,7 @@ import { MemoryBus } from '../bus/memory.js';
 import { Hub } from './hub.js';
 import { sseRoutes } from './sse.js';
 import { wsRoutes } from './ws.js';
+import type { ChangeEvent } from '../changes/events.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,7 +23,7 @@ export async function streamPlugin(app: FastifyInstance) {
   const hub = new Hub({
     db: app.db,
     dbRead: app.dbRead,
-    bus: app.deps.bus ?? new MemoryBus(),
+    bus: app.deps.bus ?? new MemoryBus<ChangeEvent>(),
     log: app.log,
     heartbeatMs: c.streamHeartbeatMs,
     rotateMs: c.streamRotateMs,

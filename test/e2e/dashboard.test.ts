@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { startRelay } from '../../src/bus/relay.js';
+import { startRelay } from '../../src/changes/relay.js';
 import type { Background } from '../../src/background.js';
 import { createLogger } from '../../src/logger.js';
 import { seed } from '../../src/ingest/seed.js';

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { MemoryBus } from '../../src/bus/memory.js';
-import type { Bus } from '../../src/bus/types.js';
+import type { ChangeBus, ChangeEvent } from '../../src/changes/events.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createKey, type CreateKeyInput } from '../../src/keys/store.js';
 import { freshDatabase, type TestDatabase } from './db.js';
@@ -11,7 +11,7 @@ export interface TestApp {
   app: FastifyInstance;
   db: TestDatabase;
   config: Config;
-  bus: Bus;
+  bus: ChangeBus;
   /** a ready API key with generous limits */
   key: string;
   newKey(input?: Partial<CreateKeyInput>): Promise<{ api_key: string; api_key_id: string }>;
@@ -29,7 +29,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 export async function testApp(opts: { config?: Partial<Config>; deps?: Partial<AppDeps>; db?: TestDatabase } = {}): Promise<TestApp> {
   const db = opts.db ?? (await freshDatabase());
   const config = testConfig(opts.config);
-  const bus = opts.deps?.bus ?? new MemoryBus();
+  const bus = opts.deps?.bus ?? new MemoryBus<ChangeEvent>();
   const app = await buildApp(config, { db: db.pool, logger: false, bus, databaseUrl: db.url, ...opts.deps });
   await app.ready();
   const newKey = async (input: Partial<CreateKeyInput> = {}) => createKey(db.pool, { org: 'test-org', tier: 'enterprise', burst: 10_000, ...input });

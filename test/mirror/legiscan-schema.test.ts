@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Background, BackgroundContext } from '../../src/background.js';
-import { startRelay } from '../../src/bus/relay.js';
+import { startRelay } from '../../src/changes/relay.js';
 import { importCongress } from '../../src/ingest/congress/bills.js';
 import { importCongressLegislators } from '../../src/ingest/congress/legislators.js';
 import { importLegiscan } from '../../src/ingest/legiscan/import.js';

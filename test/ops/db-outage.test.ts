@@ -17,6 +17,7 @@ import { testConfig } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { openStream, type RawStream } from '../realtime/sse-client.js';
 import { pgProxy, type PgProxy } from '../helpers/pg-proxy.js';
+import type { ChangeEvent } from '../../src/changes/events.js';
 
 async function until<T>(fn: () => T | Promise<T>, ms = 20_000): Promise<NonNullable<Awaited<T>>> {
   const deadline = Date.now() + ms;
@@ -44,7 +45,7 @@ describe('database outage', () => {
     via.port = String(await proxy.listen());
     pool = createPool(via.toString(), 4, 'lds-test-outage');
     // a long key cache, so requests during the outage reach their route's own queries
-    app = await buildApp(testConfig({ keyCacheMs: 60_000, streamHeartbeatMs: 500 }), { db: pool, logger: false, bus: new MemoryBus(), databaseUrl: via.toString() });
+    app = await buildApp(testConfig({ keyCacheMs: 60_000, streamHeartbeatMs: 500 }), { db: pool, logger: false, bus: new MemoryBus<ChangeEvent>(), databaseUrl: via.toString() });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     key = (await createKey(db.pool, { org: 'outage', tier: 'enterprise', burst: 10_000 })).api_key;
   });

@@ -3,8 +3,8 @@
 import pino from 'pino';
 import type { Config } from '../../src/config.js';
 import { createBus } from '../../src/bus/index.js';
-import { startRelay, type Relay } from '../../src/bus/relay.js';
-import type { Bus } from '../../src/bus/types.js';
+import { startRelay, type Relay } from '../../src/changes/relay.js';
+import type { ChangeBus, ChangeEvent } from '../../src/changes/events.js';
 import { recordChanges, type ChangeInput, type ReasonName } from '../../src/changes/record.js';
 import { withTransaction, type Queryable } from '../../src/db/pool.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
@@ -17,12 +17,12 @@ export const usingNats = Boolean(process.env.NATS_URL);
 export const STATE_IDS: Record<string, number> = { CA: 5, NY: 32, TX: 43, FL: 9 };
 
 /** A bus like production's; on NATS each test database gets its own namespace (subjects and stream). */
-export async function newBus(config: Config, namespace: string): Promise<Bus> {
-  return createBus(config, silent, { namespace });
+export async function newBus(config: Config, namespace: string): Promise<ChangeBus> {
+  return createBus<ChangeEvent>(config, silent, { namespace });
 }
 
-export async function destroyBus(bus: Bus): Promise<void> {
-  const b = bus as Bus & { destroy?: () => Promise<void> };
+export async function destroyBus(bus: ChangeBus): Promise<void> {
+  const b = bus as ChangeBus & { destroy?: () => Promise<void> };
   await b.destroy?.();
 }
 
@@ -56,7 +56,7 @@ export async function change(db: TestDatabase | { pool: TestDatabase['pool'] }, 
 export interface Env extends TestApp {
   url: string;
   relay: Relay;
-  relayBus: Bus;
+  relayBus: ChangeBus;
 }
 
 export async function realtimeEnv(config: Partial<Config> = {}, opts: { relay?: boolean } = {}): Promise<Env> {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBus } from '../../src/bus/memory.js';
 import { Hub } from '../../src/stream/hub.js';
 import { change, realtimeEnv, until, type Env } from './env.js';
+import type { ChangeEvent } from '../../src/changes/events.js';
 
 let env: Env;
 beforeAll(async () => {
@@ -18,7 +19,7 @@ describe('stream hub start', () => {
     await change(env.db, 'TX', 'Vote', 2);
     await until(async () => (await env.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NOT NULL')).rows[0].n >= 2);
     const warnings: string[] = [];
-    const bus = new MemoryBus();
+    const bus = new MemoryBus<ChangeEvent>();
     const hub = new Hub({
       db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: (_o: object, msg: string) => warnings.push(msg) },
       heartbeatMs: 60_000, rotateMs: 60_000, rotateJitterPct: 0, bufferBytes: 1 << 20,

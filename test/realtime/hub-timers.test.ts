@@ -6,6 +6,7 @@ import { MemoryBus } from '../../src/bus/memory.js';
 import type { Frames, Ping, RotateData } from '../../src/stream/frames.js';
 import { Hub, type Sink } from '../../src/stream/hub.js';
 import { realtimeEnv, until, type Env } from './env.js';
+import type { ChangeEvent } from '../../src/changes/events.js';
 
 let env: Env;
 beforeAll(async () => {
@@ -36,7 +37,7 @@ class RecordingSink implements Sink {
 
 describe('stream hub timers', () => {
   it('attaches 200 connections without a timer each, still pings (spread over ticks) and rotates every one', async () => {
-    const bus = new MemoryBus();
+    const bus = new MemoryBus<ChangeEvent>();
     const hub = new Hub({
       db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
       heartbeatMs: 1600, rotateMs: 2500, rotateJitterPct: 10, bufferBytes: 1 << 20,

@@ -3,8 +3,8 @@
 // and the published cursor is still written once the relay goes idle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBus } from '../../src/bus/memory.js';
-import { startRelay, type Relay } from '../../src/bus/relay.js';
-import type { ChangeEvent } from '../../src/bus/types.js';
+import { startRelay, type Relay } from '../../src/changes/relay.js';
+import type { ChangeEvent } from '../../src/changes/events.js';
 import type { Pool } from '../../src/db/pool.js';
 import { change, realtimeEnv, silent, until, type Env } from './env.js';
 
@@ -35,7 +35,7 @@ const relayState = async () =>
 describe('relay hot path', () => {
   it('publishes a change after one statement and records the published cursor once idle', async () => {
     const { pool, n } = counting(env.db.pool);
-    const bus = new MemoryBus();
+    const bus = new MemoryBus<ChangeEvent>();
     const seen: { event: ChangeEvent; statements: number; connects: number }[] = [];
     bus.subscribe((event) => seen.push({ event, statements: n.statements, connects: n.connects }));
     let relay: Relay | undefined;

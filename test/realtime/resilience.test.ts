@@ -1,8 +1,8 @@
 // Failures: a killed database connection mid-stream, a relay failover, a bus outage, two gateways.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { startRelay } from '../../src/bus/relay.js';
-import type { Bus, ChangeEvent } from '../../src/bus/types.js';
+import { RELAY_LOCK_KEY, startRelay } from '../../src/changes/relay.js';
+import type { ChangeBus, ChangeEvent } from '../../src/changes/events.js';
 import { createPool } from '../../src/db/pool.js';
 import { testConfig } from '../helpers/app.js';
 import { change, newBus, realtimeEnv, silent, sleep, until, type Env } from './env.js';
@@ -74,7 +74,9 @@ describe('realtime under failure', () => {
       // The active relay has stamped some of the writes before it dies.
       await until(async () => (await stamped()).length >= stampedBefore + 3);
       // the active relay's process dies: its lock session is killed and it never comes back
-      await env.db.pool.query('SELECT pg_terminate_backend($1)', [env.relay.lockPid()]);
+      await env.db.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [RELAY_LOCK_KEY]);
       await env.relay.stop();
       await until(() => standby.isActive());
       expect(env.relay.isActive()).toBe(false);
@@ -99,14 +101,13 @@ describe('realtime under failure', () => {
   it('loses nothing when the bus refuses publishes for a while', async () => {
     // a relay whose bus is down: publishes fail until restored (the outage), subscribers are the real bus's
     let down = true;
-    const flaky: Bus = {
+    const flaky: ChangeBus = {
       kind: env.relayBus.kind,
       publish: async (events: ChangeEvent[]) => {
         if (down) throw new Error('bus unavailable');
         return env.relayBus.publish(events);
       },
       subscribe: (h) => env.relayBus.subscribe(h),
-      consumeDurable: (n, h) => env.relayBus.consumeDurable(n, h),
       healthy: () => !down,
       close: async () => undefined,
     };

@@ -19,11 +19,6 @@ export const LEGISCAN_TO_LADDER: Readonly<Record<number, number>> = Object.freez
   12: 1, // Draft → Introduced
 });
 
-export const LEGISCAN_STATUS_NAMES: Readonly<Record<number, string>> = Object.freeze({
-  0: 'Prefiled', 1: 'Introduced', 2: 'Engrossed', 3: 'Enrolled', 4: 'Passed', 5: 'Vetoed', 6: 'Failed',
-  7: 'Override', 8: 'Chaptered', 9: 'Refer', 10: 'Report Pass', 11: 'Report DNP', 12: 'Draft',
-});
-
 /**
  * Ladder status_id → LegiScan `status` (bill status field) and `progress` event code, for the
  * push-mirror. `status` stays within LegiScan's 1..6 bill-status range where one exists;

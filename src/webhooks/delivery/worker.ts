@@ -20,7 +20,7 @@ import { retryLog } from '../../db/health.js';
 import { attemptDelivery, type DeliveryContext } from './attempt.js';
 import { Outbound } from './outbound.js';
 import { logDisabled } from './disable.js';
-import { listen } from '../../bus/listener.js';
+import { listen } from '../../db/listen.js';
 import { claimDue, releaseClaims, type ClaimedDelivery } from '../queue/claims.js';
 import { DELIVERY_CHANNEL } from '../queue/enqueue.js';
 import { CompletionBatcher, type AttemptOutcome } from '../queue/outcomes.js';

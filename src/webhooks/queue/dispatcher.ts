@@ -11,7 +11,7 @@ import { retryLog } from '../../db/health.js';
 import { withTransaction, type Pool, type PoolClient } from '../../db/pool.js';
 import { buildPayload, eventsForChange } from './events.js';
 import { EVENT_COLUMNS, EVENT_FROM } from '../../changes/events.js';
-import type { ChangeEvent } from '../../bus/types.js';
+import type { ChangeEvent } from '../../changes/events.js';
 import { enqueueDeliveries, type NewDelivery } from './enqueue.js';
 
 const LOCK_KEY = 7310041;

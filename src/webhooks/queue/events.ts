@@ -1,7 +1,7 @@
 // Which change produces which webhook event: one table, documented in the README and the OpenAPI
 // description. A StatusChange always emits status_change; moves into certain ladder steps emit a
 // second, more specific event as well, so a subscriber can listen for "signed" alone.
-import type { ChangeEvent } from '../../bus/types.js';
+import type { ChangeEvent } from '../../changes/events.js';
 
 export const EVENT_NAMES = ['bill_introduced', 'status_change', 'vote_recorded', 'text_updated', 'passed', 'vetoed', 'signed', 'amendment_added'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -8,10 +8,9 @@
 import pg from 'pg';
 import type { Background, BackgroundContext } from '../background.js';
 import { retryLog } from '../db/health.js';
-import { NOTIFY_CHANNEL } from '../changes/record.js';
-import { eventsBySeq, isoUs } from '../changes/events.js';
-import type { ChangeEvent } from './types.js';
-import { listen, type Listener } from './listener.js';
+import { NOTIFY_CHANNEL } from './record.js';
+import { EVENT_COLUMNS, eventFrom, eventsBySeq, type ChangeEvent } from './events.js';
+import { listen, type Listener } from '../db/listen.js';
 
 /** Advisory lock key of the active relay (below 2^32, so pg_locks shows it as objid with classid 0). */
 export const RELAY_LOCK_KEY = 7310006;
@@ -42,12 +41,7 @@ const STAMP_SQL = `WITH rs AS (
       published_seq = greatest(r.published_seq, $4)
     FROM rs WHERE r.id = 1
   ), ev AS (
-    SELECT c.change_id, c.seq, ${isoUs('c.changed_at')} AS changed_at, c.bill_id,
-      coalesce(b.bill_number, '') AS bill_number, s.state_abbr AS state, coalesce(b.title, '') AS title,
-      c.reason_id::int AS reason_id, r.reason_name AS reason, c.old_status::int AS old_status,
-      c.new_status::int AS new_status, c.detail
-    FROM upd c JOIN states s ON s.state_id = c.state_id JOIN change_reasons r ON r.reason_id = c.reason_id
-      LEFT JOIN bills b ON b.bill_id = c.bill_id
+    SELECT ${EVENT_COLUMNS} FROM ${eventFrom('upd')}
   )
   SELECT h.held, h.prev_seq, ev.* FROM (SELECT EXISTS (SELECT 1 FROM rs) AS held, (SELECT last_seq FROM rs) AS prev_seq) h
     LEFT JOIN ev ON true ORDER BY ev.seq`;
@@ -57,8 +51,6 @@ export interface Relay extends Background {
   isActive(): boolean;
   /** asks for a stamp/publish cycle now */
   kick(): void;
-  /** backend pid of the session holding the lock (tests kill it to force a failover) */
-  lockPid(): number | undefined;
 }
 
 export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
@@ -233,7 +225,6 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
     name: 'relay',
     isActive: () => active,
     kick,
-    lockPid: () => pid,
     async stop() {
       stopped = true;
       clearInterval(lockTimer);

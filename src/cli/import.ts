@@ -1,16 +1,13 @@
 // `lds import <kind> <path>` and `lds topics unmapped`.
 import type { Command } from 'commander';
-import { migrate } from '../db/migrate.js';
-import { openDatabase } from '../db/open.js';
-import { loadConfig } from '../config.js';
-import { createLogger } from '../logger.js';
+import { withDatabase } from './database.js';
 import { unmappedSubjects } from '../topics/assign.js';
 import type { Pool } from '../db/pool.js';
-import type { ImportReport, ReportOptions } from './report.js';
-import { importLegiscan } from './legiscan/import.js';
-import { importOpenStatesPeople } from './openstates/import.js';
-import { importCongressLegislators } from './congress/legislators.js';
-import { importCongress } from './congress/bills.js';
+import type { ImportReport, ReportOptions } from '../ingest/report.js';
+import { importLegiscan } from '../ingest/legiscan/import.js';
+import { importOpenStatesPeople } from '../ingest/openstates/import.js';
+import { importCongressLegislators } from '../ingest/congress/legislators.js';
+import { importCongress } from '../ingest/congress/bills.js';
 
 export const IMPORTERS: Record<string, (pool: Pool, target: string, opts: ReportOptions) => Promise<ImportReport>> = {
   legiscan: importLegiscan,
@@ -18,18 +15,6 @@ export const IMPORTERS: Record<string, (pool: Pool, target: string, opts: Report
   'congress-legislators': importCongressLegislators,
   congress: importCongress,
 };
-
-async function withDb<T>(fn: (pool: Pool) => Promise<T>): Promise<T> {
-  const config = loadConfig(process.env);
-  const log = createLogger(process.env.LOG_LEVEL ? config.logLevel : 'warn', { destination: 2 });
-  const db = await openDatabase(config, log, 'client', 4);
-  try {
-    await migrate(db.pool, log);
-    return await fn(db.pool);
-  } finally {
-    await db.close();
-  }
-}
 
 export function registerIngestCommands(program: Command): void {
   program
@@ -45,7 +30,7 @@ export function registerIngestCommands(program: Command): void {
         process.exit(2);
       }
       try {
-        const report = await withDb((pool) => run(pool, target, { progress: !opts.quiet }));
+        const report = await withDatabase((db) => run(db.pool, target, { progress: !opts.quiet }));
         process.stdout.write(report.summary() + '\n');
         process.exitCode = report.failed ? 1 : 0;
       } catch (err) {
@@ -61,7 +46,7 @@ export function registerIngestCommands(program: Command): void {
     .option('--limit <n>', 'rows to show', '100')
     .option('--json', 'print JSON')
     .action(async (opts: { limit: string; json?: boolean }) => {
-      const rows = await withDb((pool) => unmappedSubjects(pool, Math.max(1, Number(opts.limit) || 100)));
+      const rows = await withDatabase((db) => unmappedSubjects(db.pool, Math.max(1, Number(opts.limit) || 100)));
       if (opts.json) return void process.stdout.write(JSON.stringify(rows) + '\n');
       if (rows.length === 0) return void process.stdout.write('every subject reaches a topic\n');
       for (const r of rows) process.stdout.write(`${String(r.bill_count).padStart(7)}  ${(r.state ?? '--').padEnd(3)} ${r.subject_name}\n`);

@@ -1,7 +1,8 @@
 // `lds simulate`: realistic legislative activity through the writer path, for demos and load.
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseStates } from '../stream/params.js';
-import { simulate } from './simulate/run.js';
+import { parseStates } from '../http/params.js';
+import { simulate } from '../ingest/simulate/run.js';
+import { withDatabase } from './database.js';
 
 function parseDuration(v: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
@@ -34,7 +35,6 @@ export function registerSimulateCommand(program: Command): void {
         process.stderr.write(`lds: ${(err as Error).message.replace("Parameter 'states'", '--states')}\n`);
         process.exit(2);
       }
-      const { withDatabase } = await import('../cli.js');
       const ac = new AbortController();
       process.once('SIGINT', () => ac.abort());
       process.once('SIGTERM', () => ac.abort());

@@ -58,6 +58,9 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
     try {
       await s.connect();
       await s.listenTo(channel);
+      // 'connected' fires before LISTEN is in place: what was written in between announced itself to
+      // nobody, so wake once more now that notifications can arrive.
+      if (!closed) wake();
     } catch (err) {
       log.warn({ err }, 'notification listener could not connect; retrying');
       restart();
