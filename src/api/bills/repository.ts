@@ -1,6 +1,7 @@
 // SQL for bills and their sub-resources. Reads go to the read pool; every list has a stable order.
 import type { Queryable } from '../../db/pool.js';
 import { iso, likeContains, Where } from '../common/sql.js';
+import { CONSECUTIVE_PAIRS_SQL } from '../../texts/store.js';
 
 export const BILL_COLUMNS = `
   b.bill_id, b.state_id, s.state_abbr::text AS state_abbr, b.session_id, b.bill_number, b.bill_type_id,
@@ -124,4 +125,37 @@ export async function subresource(db: Queryable, name: string, billId: number): 
   const rows = (await db.query(SUBRESOURCE_SQL[name], [billId])).rows;
   if (rows.length > 0) return rows;
   return (await billExists(db, billId)) ? rows : undefined;
+}
+
+// Text changes (computed by the diff worker, src/texts).
+const CHANGE_COLUMNS = `tc.from_text_id, tc.to_text_id, tc.from_type_id, tc.to_type_id, ${iso('tc.from_created')} AS from_created,
+  ${iso('tc.to_created')} AS to_created, tc.added_chars, tc.removed_chars, tc.added_lines, tc.removed_lines, tc.similarity,
+  tc.is_whitespace_only, tc.changed_sections, tc.highlights, tc.diff_truncated, ${iso('tc.computed_at')} AS computed_at`;
+
+/** Computed changes between consecutive versions of a bill, oldest first. */
+export async function textChangesOf(db: Queryable, billId: number, withWhitespace: boolean) {
+  const { rows } = await db.query(
+    `SELECT ${CHANGE_COLUMNS} FROM (${CONSECUTIVE_PAIRS_SQL}) p
+     JOIN text_changes tc ON tc.from_text_id = p.from_text_id AND tc.to_text_id = p.to_text_id
+     WHERE ($2 OR NOT tc.is_whitespace_only)
+     ORDER BY tc.to_created, tc.to_text_id`,
+    [[billId], withWhitespace],
+  );
+  return rows;
+}
+
+/** One computed change with its unified diff, if the pair has been computed. */
+export async function textChange(db: Queryable, billId: number, from: number, to: number) {
+  const { rows } = await db.query(
+    `SELECT tc.bill_id, ${CHANGE_COLUMNS}, tc.diff_unified FROM text_changes tc
+     WHERE tc.from_text_id = $1 AND tc.to_text_id = $2 AND tc.bill_id = $3`, [from, to, billId],
+  );
+  return rows[0];
+}
+
+/** Which of these texts belong to the bill, and whether each is listed without its document. */
+export async function textsOfBill(db: Queryable, billId: number, textIds: number[]) {
+  const { rows } = await db.query<{ text_id: number; absent: boolean }>(
+    'SELECT text_id, content IS NULL AS absent FROM bill_texts WHERE bill_id = $1 AND text_id = ANY($2::int[])', [billId, textIds]);
+  return rows;
 }

@@ -1,18 +1,13 @@
 // GET /v1/bills/{bill_id}/changes and /diff: text changes computed by the diff worker (src/texts).
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import { One, responses } from '../common/schemas.js';
 import { intIdOr404 } from '../common/ids.js';
-import { iso } from '../common/sql.js';
-import { CONSECUTIVE_PAIRS_SQL, enqueuePair } from '../../texts/store.js';
+import { enqueuePair } from '../../texts/store.js';
 import { DiffSchema, TextChangeRow } from './schemas.js';
 import { BillParams } from './detail.js';
-import { billExists } from './repository.js';
-
-const CHANGE_COLUMNS = `tc.from_text_id, tc.to_text_id, tc.from_type_id, tc.to_type_id, ${iso('tc.from_created')} AS from_created,
-  ${iso('tc.to_created')} AS to_created, tc.added_chars, tc.removed_chars, tc.added_lines, tc.removed_lines, tc.similarity,
-  tc.is_whitespace_only, tc.changed_sections, tc.highlights, tc.diff_truncated, ${iso('tc.computed_at')} AS computed_at`;
+import { billExists, textChange, textChangesOf, textsOfBill } from './repository.js';
 
 const ChangesQuery = Type.Object({
   include_whitespace: Type.Optional(Type.String({ description: "'1' includes whitespace-only changes; any other value (or none) excludes them" })),
@@ -29,7 +24,7 @@ function textIdParam(raw: string | undefined, name: string): number {
   return Number(raw);
 }
 
-export async function textChangeRoutes(app: FastifyInstance) {
+export const textChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/bills/:bill_id/changes', {
     schema: {
       operationId: 'listBillTextChanges',
@@ -44,15 +39,8 @@ export async function textChangeRoutes(app: FastifyInstance) {
       }), 400, 404),
     },
   }, async (req) => {
-    const billId = intIdOr404((req.params as Type.Static<typeof BillParams>).bill_id, 'bill');
-    const withWs = (req.query as Type.Static<typeof ChangesQuery>).include_whitespace === '1';
-    const { rows } = await app.dbRead.query(
-      `SELECT ${CHANGE_COLUMNS} FROM (${CONSECUTIVE_PAIRS_SQL}) p
-       JOIN text_changes tc ON tc.from_text_id = p.from_text_id AND tc.to_text_id = p.to_text_id
-       WHERE ($2 OR NOT tc.is_whitespace_only)
-       ORDER BY tc.to_created, tc.to_text_id`,
-      [[billId], withWs],
-    );
+    const billId = intIdOr404(req.params.bill_id, 'bill');
+    const rows = await textChangesOf(app.dbRead, billId, req.query.include_whitespace === '1');
     if (rows.length === 0 && !(await billExists(app.dbRead, billId))) throw notFound(`No bill with id ${billId}.`);
     return { data: rows, summary: { bill_id: billId, count: rows.length } };
   });
@@ -68,18 +56,13 @@ export async function textChangeRoutes(app: FastifyInstance) {
       response: responses(One(DiffSchema), 400, 404),
     },
   }, async (req) => {
-    const billId = intIdOr404((req.params as Type.Static<typeof BillParams>).bill_id, 'bill');
-    const q = req.query as Partial<Type.Static<typeof DiffQuery>>;
-    const from = textIdParam(q.from, 'from');
-    const to = textIdParam(q.to, 'to');
-    const row = (await app.dbRead.query(
-      `SELECT tc.bill_id, ${CHANGE_COLUMNS}, tc.diff_unified FROM text_changes tc
-       WHERE tc.from_text_id = $1 AND tc.to_text_id = $2 AND tc.bill_id = $3`, [from, to, billId],
-    )).rows[0];
+    const billId = intIdOr404(req.params.bill_id, 'bill');
+    const from = textIdParam(req.query.from, 'from');
+    const to = textIdParam(req.query.to, 'to');
+    const row = await textChange(app.dbRead, billId, from, to);
     if (row) return { data: row };
     if (!(await billExists(app.dbRead, billId))) throw notFound(`No bill with id ${billId}.`);
-    const owned = (await app.dbRead.query<{ text_id: number; absent: boolean }>(
-      'SELECT text_id, content IS NULL AS absent FROM bill_texts WHERE bill_id = $1 AND text_id = ANY($2::int[])', [billId, [from, to]])).rows;
+    const owned = await textsOfBill(app.dbRead, billId, [from, to]);
     if (owned.length < (from === to ? 1 : 2)) throw notFound(`Text ${from} or ${to} does not belong to bill ${billId}.`);
     // Listed versions whose documents the source did not deliver cannot be compared: say so,
     // rather than diff two empty strings into "identical".
@@ -91,4 +74,4 @@ export async function textChangeRoutes(app: FastifyInstance) {
     await enqueuePair(app.db, billId, from, to);
     throw new ApiError('diff_not_computed', `The diff from text ${from} to text ${to} has not been computed yet; it is queued, retry in a few seconds.`);
   });
-}
+};
