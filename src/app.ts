@@ -3,13 +3,14 @@
 // (clock, outbound HTTP) while keeping the real PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
 import type { ChangeBus } from './changes/events.js';
+import type { App } from './http/app-type.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
@@ -52,7 +53,7 @@ declare module 'fastify' {
 
 /** The app as route plugins see it: the TypeBox type provider types req.params/query/body and the
  * reply from each route's schema (plugins are typed with FastifyPluginAsyncTypebox). */
-export type App = FastifyInstance<RawServerDefault, http.IncomingMessage, http.ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type { App } from './http/app-type.js';
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const app: App = Fastify({

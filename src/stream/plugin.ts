@@ -1,7 +1,7 @@
 // GET /v1/stream (SSE) and its WebSocket twin, both fed by one hub per process.
 import type { Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import { MemoryBus } from '../bus/memory.js';
 import { Hub } from './hub.js';
@@ -18,7 +18,7 @@ declare module 'fastify' {
 /** How long clients get on shutdown to take the final rotate and close before they are cut. */
 const SHUTDOWN_GRACE_MS = 1000;
 
-export async function streamPlugin(app: FastifyInstance) {
+export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   const c = app.config;
   const hub = new Hub({
     db: app.db,
@@ -70,4 +70,4 @@ export async function streamPlugin(app: FastifyInstance) {
   await app.register(websocket, { options: { maxPayload: 4096 } });
   sseRoutes(app, hub);
   wsRoutes(app, hub, established);
-}
+};

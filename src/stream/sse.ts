@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Type } from 'typebox';
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../http/app-type.js';
 import { errorResponses } from '../http/schemas.js';
 import { SSE_OPENING, SseBytes, sseError, sseRotate, type Frames, type Ping } from './frames.js';
 import type { Hub, Sink } from './hub.js';
@@ -107,7 +107,7 @@ export const STREAM_DESCRIPTION = [
   'counts as one request.',
 ].join(' ');
 
-export function sseRoutes(app: FastifyInstance, hub: Hub) {
+export function sseRoutes(app: App, hub: Hub) {
   const outage = new OutageNotices([app.db, app.dbRead]);
   app.addHook('onClose', async () => outage.close());
   app.get('/v1/stream', {
@@ -124,7 +124,7 @@ export function sseRoutes(app: FastifyInstance, hub: Hub) {
       },
     },
   }, async (req, reply) => {
-    const p = parseStreamParams(req.query as Record<string, string>, req.headers['last-event-id'], app.clock());
+    const p = parseStreamParams(req.query, req.headers['last-event-id'], app.clock());
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

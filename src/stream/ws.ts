@@ -1,7 +1,8 @@
 // GET /v1/stream/ws: the same events over WebSocket, for clients that prefer it. Messages are JSON:
 // {type:"bill_change", id, data}, {type:"ping", ts}, {type:"rotate", reason, cursor} (then the server
 // closes with code 1000), {type:"error", reason, cursor, retry_ms}.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../http/app-type.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Frames, Ping } from './frames.js';
 import type { Hub, Sink } from './hub.js';
@@ -55,7 +56,7 @@ class WsSink implements Sink {
 const params = new WeakMap<FastifyRequest, StreamParams>();
 
 /** established: the raw sockets that became WebSockets (the plugin cuts every other upgrade socket). */
-export function wsRoutes(app: FastifyInstance, hub: Hub, established: WeakSet<object>) {
+export function wsRoutes(app: App, hub: Hub, established: WeakSet<object>) {
   const outage = new OutageNotices([app.db, app.dbRead]);
   app.addHook('onClose', async () => outage.close());
   app.get('/v1/stream/ws', {
@@ -75,7 +76,7 @@ export function wsRoutes(app: FastifyInstance, hub: Hub, established: WeakSet<ob
     },
     // Parameters are checked before the upgrade so a bad request gets a plain 400 response.
     preHandler: async (req) => {
-      params.set(req, parseStreamParams(req.query as Record<string, string>, req.headers['last-event-id'], app.clock()));
+      params.set(req, parseStreamParams(req.query, req.headers['last-event-id'], app.clock()));
     },
   }, (socket, req) => {
     established.add(req.raw.socket);

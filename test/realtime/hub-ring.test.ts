@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryBus } from '../../src/bus/memory.js';
 import { Hub } from '../../src/stream/hub.js';
+import type { RecentEvents } from '../../src/stream/recent.js';
 import { change, realtimeEnv, until, type Env } from './env.js';
 import type { ChangeEvent } from '../../src/changes/events.js';
 
@@ -27,8 +28,8 @@ describe('stream hub start', () => {
     try {
       await hub.init();
       expect(warnings).toEqual([]);
-      const ring = (hub as unknown as { ring: { e?: { reason: string } }[] }).ring;
-      expect(ring.length).toBe(2);
+      const recent = (hub as unknown as { recent: RecentEvents }).recent;
+      expect(recent.size).toBe(2);
     } finally {
       await hub.close(0);
       await bus.close();

@@ -1,6 +1,6 @@
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { change, realtimeEnv, sleep, until, type Env } from './env.js';
+import { change, realtimeEnv, until, type Env } from './env.js';
 import { changeEvents, openStream } from './sse-client.js';
 
 let env: Env;
@@ -56,11 +56,20 @@ describe('GET /v1/stream behaviour', () => {
     });
     es.onopen = () => opens++;
     es.addEventListener('bill_change', (e) => got.push((e as MessageEvent).lastEventId));
-    // keep writing across several rotations (life 0.8 s, retry 5 s would be slow: the client honours retry,
-    // so writes continue while it is away and must be replayed on resume)
-    for (let i = 0; i < 12; i++) {
-      await change(env.db, 'CA', 'StatusChange', 1 + (i % 20));
-      await sleep(150);
+    // Writes on both sides of a rotation (life 0.8 s): some delivered live, some made while the client
+    // is away (it honours retry: 5000, so it stays away for a while) that must be replayed on resume,
+    // then live ones again after the resume.
+    const write = (i: number) => change(env.db, 'CA', 'StatusChange', 1 + (i % 20));
+    for (let i = 0; i < 3; i++) {
+      await write(i);
+      await until(() => got.length >= i + 1);
+    }
+    await until(() => es.readyState !== EventSource.OPEN);
+    for (let i = 3; i < 9; i++) await write(i);
+    await until(() => opens >= 2 && es.readyState === EventSource.OPEN && got.length >= 9);
+    for (let i = 9; i < 12; i++) {
+      await write(i);
+      await until(() => got.length >= i + 1);
     }
     const { rows: expected } = await env.db.pool.query<{ t: string }>(
       `SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE state_id = 5 AND changed_at > $1::timestamptz ORDER BY changed_at`,
