@@ -8,8 +8,7 @@
 // (`event: error`) and ends with every committed change exactly once, and every webhook event
 // arrives. Then: a shutdown during an outage finishes, and a start while the database is down
 // waits for it (or gives up with a clear message).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +24,7 @@ import { createKey } from '../../src/keys/store.js';
 import { createLogger } from '../../src/logger.js';
 import { eventsForChange } from '../../src/webhooks/queue/events.js';
 import { ResumingSseClient } from '../helpers/resuming-sse.js';
+import { ensureBuilt } from '../helpers/build.js';
 
 const RESTARTS = 10;
 const root = path.resolve(import.meta.dirname, '../..');
@@ -36,18 +36,6 @@ async function until(what: string, fn: () => Promise<boolean> | boolean, ms = 60
   while (!(await fn())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
-  }
-}
-
-/** dist/ must hold the code under test: rebuild when any source file is newer than the build. */
-function ensureBuilt() {
-  const built = path.join(root, 'dist/cli.js');
-  const newest = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-    const p = path.join(dir, e.name);
-    return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }, 0);
-  if (!existsSync(built) || newest(path.join(root, 'src')) > statSync(built).mtimeMs) {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   }
 }
 
