@@ -73,3 +73,50 @@ describe('delivery side layout', () => {
     expect(worker).not.toMatch(/crash\(|EventEmitter|queueEvents/);
   });
 });
+
+describe('import graph', () => {
+  const SRC = path.resolve(import.meta.dirname, '../../src');
+  // Every relative import, `import type` and re-exports included: a type-only cycle still couples
+  // the modules (it is how readiness once read a dependency nobody passed).
+  const graph = new Map<string, string[]>();
+  for (const file of files(SRC).filter((f) => f.endsWith('.ts'))) {
+    const text = readFileSync(file, 'utf8');
+    const deps = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.{1,2}\/[^']+)'/g)]
+      .map((m) => path.resolve(path.dirname(file), m[1]!.replace(/\.js$/, '.ts')));
+    graph.set(file, deps);
+  }
+
+  function cycles(): string[][] {
+    const found: string[][] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const stack: string[] = [];
+    const visit = (f: string) => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        found.push(stack.slice(stack.indexOf(f)).map((x) => path.relative(SRC, x)));
+        return;
+      }
+      state.set(f, 'open');
+      stack.push(f);
+      for (const d of graph.get(f) ?? []) visit(d);
+      stack.pop();
+      state.set(f, 'done');
+    };
+    for (const f of graph.keys()) visit(f);
+    return found;
+  }
+
+  it('reads the imports it checks', () => {
+    expect(graph.get(path.join(SRC, 'changes/relay.ts'))).toContain(path.join(SRC, 'changes/events.ts'));
+  });
+
+  it('has no cycles (bus, changes, stream, webhooks, mirror, cli and the rest)', () => {
+    expect(cycles()).toEqual([]);
+  });
+
+  it('keeps bus/ transport only: it imports nothing of the change pipeline', () => {
+    const bus = [...graph].filter(([f]) => f.startsWith(path.join(SRC, 'bus') + path.sep));
+    const outside = bus.flatMap(([f, deps]) => deps.filter((d) => /\/src\/(changes|stream|webhooks|mirror)\//.test(d)).map((d) => `${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`));
+    expect(outside).toEqual([]);
+  });
+});
