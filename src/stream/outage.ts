@@ -6,7 +6,8 @@
 // (its key was cached) is told at once.
 import type { Pool } from '../db/pool.js';
 import { databaseStatus, type DatabaseStatus } from '../db/health.js';
-import type { Conn, Sink } from './hub.js';
+import type { Conn, Hub, Sink } from './hub.js';
+import type { StreamParams } from './params.js';
 
 /** What clients are told to wait before retrying; the status probes this often too. */
 export const OUTAGE_RETRY_MS = 1000;
@@ -19,6 +20,16 @@ export class OutageNotices {
   constructor(pools: Pool[]) {
     this.statuses = [...new Set(pools)].map((p) => databaseStatus(p));
     for (const s of this.statuses) s.on('down', this.onDown);
+  }
+
+  /** Attaches a transport to the hub and to these notices; returns what to call when it closes. */
+  attach(hub: Hub, sink: Sink, p: StreamParams): () => void {
+    const conn = hub.attach(sink, p.filter, p.cursor);
+    this.add(conn, sink, p.cursor);
+    return () => {
+      hub.detach(conn);
+      this.remove(conn);
+    };
   }
 
   add(conn: Conn, sink: Sink, cursor: string): void {

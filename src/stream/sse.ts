@@ -138,12 +138,6 @@ export function sseRoutes(app: App, hub: Hub) {
     });
     req.raw.socket.setNoDelay(true);
     res.write(SSE_OPENING);
-    const sink = new SseSink(res);
-    const conn = hub.attach(sink, p.filter, p.cursor);
-    outage.add(conn, sink, p.cursor);
-    res.on('close', () => {
-      hub.detach(conn);
-      outage.remove(conn);
-    });
+    res.on('close', outage.attach(hub, new SseSink(res), p));
   });
 }

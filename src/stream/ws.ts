@@ -81,12 +81,6 @@ export function wsRoutes(app: App, hub: Hub, established: WeakSet<object>) {
   }, (socket, req) => {
     established.add(req.raw.socket);
     const p = params.get(req) as StreamParams;
-    const sink = new WsSink(socket);
-    const conn = hub.attach(sink, p.filter, p.cursor);
-    outage.add(conn, sink, p.cursor);
-    socket.on('close', () => {
-      hub.detach(conn);
-      outage.remove(conn);
-    });
+    socket.on('close', outage.attach(hub, new WsSink(socket), p));
   });
 }

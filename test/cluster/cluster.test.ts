@@ -17,6 +17,7 @@ import { seed } from '../../src/ingest/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { ResumingSseClient } from '../helpers/resuming-sse.js';
+import { waitFor } from '../helpers/wait.js';
 
 const enabled = Boolean(process.env.DATABASE_URL && process.env.NATS_URL && process.env.REDIS_URL);
 if (!enabled) console.warn('cluster suite skipped: it needs DATABASE_URL, NATS_URL and REDIS_URL (CI sets them; see .ci/run)');
@@ -24,13 +25,8 @@ if (!enabled) console.warn('cluster suite skipped: it needs DATABASE_URL, NATS_U
 const root = path.resolve(import.meta.dirname, '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, fn: () => Promise<boolean> | boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
+// 60 s by default: these suites restart databases and processes.
+const until = (what: string, fn: () => Promise<boolean> | boolean, ms = 60_000) => waitFor(what, fn, ms);
 
 interface Proc {
   name: string;

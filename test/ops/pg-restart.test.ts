@@ -25,19 +25,15 @@ import { createLogger } from '../../src/logger.js';
 import { eventsForChange } from '../../src/webhooks/queue/events.js';
 import { ResumingSseClient } from '../helpers/resuming-sse.js';
 import { ensureBuilt } from '../helpers/build.js';
+import { waitFor } from '../helpers/wait.js';
 
 const RESTARTS = 10;
 const root = path.resolve(import.meta.dirname, '../..');
 const silent = createLogger('silent', { pretty: false });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, fn: () => Promise<boolean> | boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+// 60 s by default: these suites restart databases and processes.
+const until = (what: string, fn: () => Promise<boolean> | boolean, ms = 60_000) => waitFor(what, fn, ms);
 
 interface Server {
   child: ChildProcess;
