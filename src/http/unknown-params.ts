@@ -8,15 +8,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { badRequest } from './errors.js';
 
 /** Names a querystring schema declares (TypeBox objects, or plain JSON Schema objects). */
-export function acceptedParams(schema: unknown): string[] {
+function acceptedParams(schema: unknown): string[] {
   const props = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
   return props ? Object.keys(props) : [];
 }
 
 /** The 400 for the first unknown parameter of a query, or undefined when every name is accepted. */
-export function unknownParamError(query: unknown, accepted: readonly string[]) {
+function unknownParamError(query: unknown, accepted: readonly string[], known: ReadonlySet<string>) {
   if (!query || typeof query !== 'object') return undefined;
-  const known = new Set(accepted);
   const unknown = Object.keys(query).filter((k) => !known.has(k));
   if (unknown.length === 0) return undefined;
   const list = accepted.length ? `accepted: ${accepted.join(', ')}` : 'this endpoint takes no query parameters';
@@ -32,10 +31,11 @@ export const unknownParamsPlugin = fp(async function unknownParams(app: FastifyI
   app.addHook('onRoute', (route) => {
     if (!applies(route)) return;
     const accepted = acceptedParams(route.schema?.querystring);
+    const known = new Set(accepted); // once per route, not per request
     // A route-level onRequest hook runs after the global ones (request id, authentication, limits),
     // so a caller without a key still gets 401 first, and before schema validation, so the answer
     // names the unknown parameter instead of a detail of another one.
-    const check = (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => done(unknownParamError(req.query, accepted));
+    const check = (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => done(unknownParamError(req.query, accepted, known));
     const existing = route.onRequest;
     route.onRequest = existing ? [check, ...(Array.isArray(existing) ? existing : [existing])] : [check];
   });
