@@ -28,12 +28,18 @@ function cell(v: unknown): string {
   return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
 }
 
+/** Whether COPY can run on this connection: it needs a client of its own (not the pool, not a wrapper). */
+export function canCopy(db: Queryable): boolean {
+  return 'release' in db;
+}
+
 async function copyText(db: Queryable, target: string, chunks: string[]): Promise<void> {
   const stream = (db as unknown as { query(q: unknown): NodeJS.WritableStream }).query(copyFrom(`COPY ${target} FROM STDIN`));
   await pipeline(Readable.from(chunks), stream);
 }
 
-async function copyRows(db: Queryable, target: string, rows: unknown[][]): Promise<void> {
+/** Rows into `target` (`table (col, …)`) by COPY; the caller checks canCopy first. */
+export async function copyRows(db: Queryable, target: string, rows: unknown[][]): Promise<void> {
   const chunks: string[] = [];
   for (let i = 0; i < rows.length; i += 2000) chunks.push(rows.slice(i, i + 2000).map((r) => r.map(cell).join('\t') + '\n').join(''));
   await copyText(db, target, chunks);
@@ -87,7 +93,7 @@ export class RowBuffer {
   async flush(db: Queryable): Promise<void> {
     const texts = [...this.texts.entries()];
     for (const [spec, list] of texts) {
-      if ('release' in db) continue;
+      if (canCopy(db)) continue;
       // No COPY on this connection: the rows go the multi-row way with the others.
       this.add(spec, list.flatMap(splitCopyText));
       this.texts.delete(spec);
@@ -98,8 +104,7 @@ export class RowBuffer {
     for (const [spec, list] of copied) await copyText(db, spec.copy!, list);
     for (const [spec, list] of work) {
       const rows = spec.dedupe === undefined ? list : [...new Map(list.map((r) => [r[spec.dedupe!], r])).values()];
-      // COPY needs a client of its own (not the pool, not a wrapper): the batch's connection.
-      if (spec.copy && 'release' in db) {
+      if (spec.copy && canCopy(db)) {
         await copyRows(db, spec.copy, rows);
         continue;
       }
