@@ -18,6 +18,11 @@ export interface RecordWriter {
   run(entity: string, file: string, fn: RecordWrite): Promise<void>;
   /** commits everything handed over so far (waits for every batch in flight) */
   commit(): Promise<unknown>;
+  /**
+   * Ends the current batch without waiting for its commit, so the next records are built while
+   * it is written; resolves to a promise of that commit.
+   */
+  cut(): Promise<{ committed: Promise<unknown> }>;
   close(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -67,6 +72,11 @@ export class PipelinedWriter implements RecordWriter {
   async commit(): Promise<boolean> {
     await this.handOver();
     return (await this.inflight) ?? false;
+  }
+
+  async cut(): Promise<{ committed: Promise<unknown> }> {
+    await this.handOver();
+    return { committed: this.inflight ?? Promise.resolve(false) };
   }
 
   async close(): Promise<void> {

@@ -65,9 +65,18 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
           report.tick();
         }
         if (i + 1 < FOLDERS.length) next = open(FOLDERS[i + 1]!);
-        // Roll call and text files read what the bill files wrote (parts, tallies): commit first.
-        await writer.commit();
-        report.phase(ENTITY[folder], started);
+        if (folder === 'people') {
+          // Bills look their sponsors up in peopleMap, which a people batch fills when it commits.
+          await writer.commit();
+          report.phase(ENTITY[folder], started);
+        } else {
+          // Later folders only need what the records before them left in the caches (a roll call's
+          // bill) and what earlier batches wrote, which their own batch's write waits for: the
+          // next folder's first batch is built while this one's last batch is written. The phase
+          // ends when that batch is committed.
+          const { committed } = await writer.cut();
+          committed.then(() => report.phase(ENTITY[folder], started), () => undefined);
+        }
       }
     }
     await writer.commit();
