@@ -1,16 +1,28 @@
 // The LegiScan XML reader against fast-xml-parser (the parser it replaced) on every real file,
-// and on the corners the real files do not show: entities, CDATA, empty and malformed documents.
+// and on the corners the real files do not show: entities, CDATA, comments, attributes, spacing
+// inside tags, empty and malformed documents.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { XML_LISTS, parsePayload } from '../../src/ingest/legiscan/parse.js';
-import { parseLegiscanXml } from '../../src/ingest/legiscan/xml.js';
+import { XmlSyntaxError, parseLegiscanXml } from '../../src/ingest/legiscan/xml.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../../shared/data/legiscan/xml-ms-2014-regular');
 const present = existsSync(DATA);
 if (!present) console.warn(`real-file XML comparison skipped: ${DATA} is absent`);
 const reference = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, isArray: (name, jpath) => XML_LISTS.has(name) && String(jpath).split('.').length > 3 });
+
+const parse = (body: string) => parseLegiscanXml(body, XML_LISTS);
+/** The error a document fails with, as "class: message", so that tests assert both exactly. */
+function failure(body: string): string {
+  try {
+    parse(body);
+  } catch (err) {
+    return `${err instanceof XmlSyntaxError ? 'XmlSyntaxError' : String(err)}: ${(err as Error).message}`;
+  }
+  return 'no error';
+}
 
 describe('LegiScan XML reader', () => {
   it.skipIf(!present)('gives the same object as fast-xml-parser for every file of the MS 2014 dataset', () => {
@@ -36,5 +48,46 @@ describe('LegiScan XML reader', () => {
     expect(() => parsePayload('bill', 'x.xml', '<legiscan><bill><title>x</bill></legiscan>')).toThrow(/malformed XML: unexpected closing tag <\/bill>/);
     expect(() => parsePayload('bill', 'x.xml', '<legiscan><bill>')).toThrow(/malformed XML: unclosed tag/);
     expect(() => parsePayload('bill', 'x.xml', '<legiscan><person/></legiscan>')).toThrow(/missing "bill" object/);
+  });
+
+  it('ignores attributes and spaces inside tags, as fast-xml-parser does', () => {
+    const body = `<?xml version="1.0"?>\n<legiscan a="1" ><bill id='7'\n  x="y"><title lang="en" >T</title\n><c k="v" /><d/><e\t></e ></bill\t></legiscan >`;
+    expect(parse(body)).toEqual({ legiscan: { bill: { title: 'T', c: '', d: '', e: '' } } });
+    expect(parse(body).legiscan).toEqual(reference.parse(body).legiscan);
+  });
+
+  it('joins the text around comments, CDATA and processing instructions, then trims and decodes it', () => {
+    expect(parse('<a> x <!-- c --> y </a>')).toEqual({ a: 'x  y' });
+    expect(parse('<a> p<![CDATA[ <q> ]]>r&amp;<?pi x?>s </a>')).toEqual({ a: 'p <q> r&s' });
+    expect(parse('<!DOCTYPE legiscan><!-- head --><legiscan><b><!-- only a comment --></b></legiscan><!-- tail -->\n')).toEqual({ legiscan: { b: '' } });
+  });
+
+  it('keeps the old reading of what is not a tag and of text beside child elements', () => {
+    expect(parse('<a>1 < 2, 3 <= 4, <!x></a>')).toEqual({ a: '1 < 2, 3 <= 4, <!x>' });
+    expect(parse('<a>x<b>1</b>y<b>2</b></a>')).toEqual({ a: { b: ['1', '2'] } });
+    expect(parse('<legiscan><sponsor>1</sponsor><bill><sponsor>2</sponsor></bill></legiscan>'))
+      .toEqual({ legiscan: { sponsor: '1', bill: { sponsor: '2' } } });
+  });
+
+  it('reads many distinct tag names, including long ones, without mixing them up', () => {
+    const names = Array.from({ length: 3000 }, (_, i) => `n${i.toString(36)}${i % 7 === 0 ? '_'.repeat(80) : ''}`);
+    const body = `<r>${names.map((n) => `<${n}>${n}</${n}>`).join('')}</r>`;
+    expect(parse(body)).toEqual({ r: Object.fromEntries(names.map((n) => [n, n])) });
+    expect(parse(body)).toEqual({ r: Object.fromEntries(names.map((n) => [n, n])) });
+  });
+
+  it('throws an XmlSyntaxError naming the fault, never loops or returns a partial object', () => {
+    expect(failure('<legiscan><bill><title>x</title><sponsor')).toBe("XmlSyntaxError: unterminated tag <sponsor (no '>')");
+    expect(failure('<legiscan><bill>x</bill')).toBe("XmlSyntaxError: unterminated tag </bill (no '>')");
+    expect(failure('<legiscan><a>x <!-- y</a></legiscan>')).toBe('XmlSyntaxError: unterminated comment');
+    expect(failure('<legiscan><a><![CDATA[x</a></legiscan>')).toBe('XmlSyntaxError: unterminated CDATA section');
+    expect(failure('<?xml version="1.0"<legiscan/>')).toBe('XmlSyntaxError: unterminated processing instruction');
+    expect(failure('<!DOCTYPE legiscan')).toBe('XmlSyntaxError: unterminated DOCTYPE');
+    expect(failure('<legiscan><ab>x</a></legiscan>')).toBe('XmlSyntaxError: unexpected closing tag </a>');
+    expect(failure('<legiscan><a>x</ab></legiscan>')).toBe('XmlSyntaxError: unexpected closing tag </ab>');
+    expect(failure('<legiscan/></legiscan>')).toBe('XmlSyntaxError: unexpected closing tag </legiscan>');
+    expect(failure('<legiscan><a>x</a>')).toBe('XmlSyntaxError: unclosed tag <legiscan>');
+    expect(failure('<legiscan/>x')).toBe('XmlSyntaxError: text after the document element');
+    expect(failure('<legiscan></legiscan>\n')).toBe('no error');
   });
 });
