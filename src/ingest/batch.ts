@@ -28,6 +28,12 @@ export class BatchWriter {
   private done: { entity: string; outcome: WriteResult }[] = [];
   private changes: ChangeInput[] = [];
   private open = false;
+  /**
+   * Whether writes may take the bulk path (COPY of new bills and their parts, where one
+   * conflicting row fails the whole statement). Off while a failed batch is replayed record by
+   * record, so a conflicting record fails alone and the others are written.
+   */
+  bulk = true;
   /** child rows queued by the records, written when the batch commits */
   readonly buffer = new RowBuffer();
   private readonly groups = new Map<string, Group>();
@@ -128,6 +134,7 @@ export class BatchWriter {
     this.done = [];
     this.changes = [];
     this.open = false;
+    this.bulk = false;
     await inTransaction(db, async (tx) => {
       await tx.query('SET LOCAL synchronous_commit = off');
       for (const item of items) {
@@ -146,7 +153,7 @@ export class BatchWriter {
         }
       }
       await this.flushChanges(tx);
-    });
+    }).finally(() => (this.bulk = true));
     this.report$();
   }
 

@@ -145,7 +145,7 @@ class BillGroup implements Group {
     if (!work.length) return;
     // A bill the database does not have yet has no parts either (every part references its bill):
     // nothing to delete or compare, so it goes in by COPY, the cheapest write there is.
-    const fresh = canCopy(db) ? work.filter((x) => !stored.has(x.rec.bill.bill_id!)) : [];
+    const fresh = w.bulk && canCopy(db) ? work.filter((x) => !stored.has(x.rec.bill.bill_id!)) : [];
     if (fresh.length) {
       const now = new Date().toISOString();
       await copyRows(db, FRESH_COPY, fresh.map(({ rec, hash }) => {
@@ -154,7 +154,7 @@ class BillGroup implements Group {
         return [rec.bill.bill_id, ...BILL_COLS.map((c) => row[c] ?? null), rec.bill.updated ?? now, rec.bill.created ?? rec.bill.updated ?? now];
       }));
       for (const { rec, later } of fresh) {
-        later.value = await afterWrite(db, rec, { bill_id: rec.bill.bill_id!, status_id: null, wrote: true, dropped: null, texts: null, votes: null, amendments: null }, this.subjects, w);
+        later.value = await afterWrite(db, rec, { bill_id: rec.bill.bill_id!, status_id: null, wrote: true, dropped: null, texts: null, votes: null, amendments: null }, this.subjects, w, true);
       }
     }
     const changed = fresh.length ? work.filter((x) => stored.has(x.rec.bill.bill_id!)) : work;
@@ -205,8 +205,11 @@ export async function upsertBill(db: Queryable, rec: BillRecord, subjects: Subje
   return afterWrite(db, rec, await writeBill(db, rec, hash), subjects, w);
 }
 
-/** Changes and children of a bill just written (or nothing, when it was unchanged). */
-async function afterWrite(db: Queryable, rec: BillRecord, found: Written, subjects: SubjectIndex, w: BatchWriter): Promise<Outcome> {
+/**
+ * Changes and children of a bill just written (or nothing, when it was unchanged). `fresh`: the
+ * bill was not stored before, so none of its parts can be either and they go in by COPY.
+ */
+async function afterWrite(db: Queryable, rec: BillRecord, found: Written, subjects: SubjectIndex, w: BatchWriter, fresh = false): Promise<Outcome> {
   if (!found.wrote) return 'unchanged';
   const billId = found.bill_id;
   const exists = found.status_id !== null;
@@ -218,7 +221,7 @@ async function afterWrite(db: Queryable, rec: BillRecord, found: Written, subjec
   const old = { t: new Set(found.texts ?? []), v: new Set(found.votes ?? []), a: new Set(found.amendments ?? []) };
   const subjectIds = await subjects.resolveAll(db, b.state_id, rec.subjects);
   subjects.touch([...(found.dropped ?? []), ...subjectIds]);
-  queueParts(w.buffer, billId, rec, subjectIds);
+  queueParts(w.buffer, billId, rec, subjectIds, fresh && w.bulk);
   if (exists) {
     for (const t of rec.texts) if (!old.t.has(t.text_id)) changes.push({ ...base, reason: 'Text', detail: { text_id: t.text_id } });
     for (const v of rec.votes) if (!old.v.has(v.roll_call_id)) changes.push({ ...base, reason: 'Vote', detail: { roll_call_id: v.roll_call_id } });
@@ -274,7 +277,18 @@ const SUPPLEMENTS: TableSpec = { types: ['int', 'int', 'smallint', 'date', 'text
          supplement_size = EXCLUDED.supplement_size, supplement_hash = EXCLUDED.supplement_hash` };
 
 /** Queues every child row and part of the bill (its old children are already deleted). */
-function queueParts(buf: RowBuffer, id: number, rec: BillRecord, subjectIds: number[]): void {
+/**
+ * The parts with ids of their own, written by COPY for a bill not stored before: nothing to
+ * update, and COPY is the cheapest write (a conflicting id fails the batch, which is then
+ * replayed record by record through the upserts).
+ */
+const copied = (spec: TableSpec, copy: string): TableSpec => ({ ...spec, copy });
+const FRESH_TEXTS = copied(TEXTS, 'bill_texts (text_id, bill_id, bill_text_type_id, text_date, mime_id, size_bytes, state_url, text_hash)');
+const FRESH_VOTES = copied(VOTES_FULL, 'roll_calls (roll_call_id, bill_id, roll_call_body_id, vote_date, description, yea, nay, nv, absent, total, passed, state_url)');
+const FRESH_AMENDMENTS = copied(AMENDMENTS, 'amendments (amendment_id, bill_id, adopted, amendment_body_id, amendment_date, amendment_title, amendment_desc, amendment_mime_id, amendment_size, amendment_hash, state_url)');
+const FRESH_SUPPLEMENTS = copied(SUPPLEMENTS, 'supplements (supplement_id, bill_id, supplement_type_id, supplement_date, title, description, state_url, supplement_mime_id, supplement_size, supplement_hash)');
+
+function queueParts(buf: RowBuffer, id: number, rec: BillRecord, subjectIds: number[], fresh: boolean): void {
   // A source may list the same person twice (sponsor and cosponsor): the first listing wins.
   const seen = new Set<number>();
   const sponsors = rec.sponsors.filter((s) => !seen.has(s.people_id) && seen.add(s.people_id));
@@ -285,10 +299,13 @@ function queueParts(buf: RowBuffer, id: number, rec: BillRecord, subjectIds: num
   buf.add(REFERRALS, rec.referrals.map((r, i) => [id, i + 1, r.committee_id, r.name, r.date]));
   buf.add(SUBJECTS, subjectIds.map((s) => [id, s]));
   buf.add(TOPICS, subjectIds.map((s) => [id, s]));
-  buf.add(TEXTS, rec.texts.map((t) => [t.text_id, id, t.type_id, t.date, t.mime_id, t.size, t.state_url, t.hash]));
+  buf.add(fresh ? FRESH_TEXTS : TEXTS, rec.texts.map((t) => [t.text_id, id, t.type_id, t.date, t.mime_id, t.size, t.state_url, t.hash]));
   const vote = (v: VoteHeader) => [v.roll_call_id, id, v.body_id, v.date, v.desc, v.yea ?? 0, v.nay ?? 0, v.nv ?? 0, v.absent ?? 0, v.total ?? 0, v.passed, v.state_url];
-  buf.add(VOTES_FULL, rec.votes.filter((v) => v.yea !== null).map(vote));
-  buf.add(VOTES_HEAD, rec.votes.filter((v) => v.yea === null).map(vote));
-  buf.add(AMENDMENTS, rec.amendments.map((a) => [a.amendment_id, id, a.adopted, a.body_id, a.date, a.title, a.desc, a.mime_id, a.size, a.hash, a.state_url]));
-  buf.add(SUPPLEMENTS, rec.supplements.map((s) => [s.supplement_id, id, s.type_id, s.date, s.title, s.desc, s.state_url, s.mime_id, s.size, s.hash]));
+  if (fresh) buf.add(FRESH_VOTES, rec.votes.map(vote));
+  else {
+    buf.add(VOTES_FULL, rec.votes.filter((v) => v.yea !== null).map(vote));
+    buf.add(VOTES_HEAD, rec.votes.filter((v) => v.yea === null).map(vote));
+  }
+  buf.add(fresh ? FRESH_AMENDMENTS : AMENDMENTS, rec.amendments.map((a) => [a.amendment_id, id, a.adopted, a.body_id, a.date, a.title, a.desc, a.mime_id, a.size, a.hash, a.state_url]));
+  buf.add(fresh ? FRESH_SUPPLEMENTS : SUPPLEMENTS, rec.supplements.map((s) => [s.supplement_id, id, s.type_id, s.date, s.title, s.desc, s.state_url, s.mime_id, s.size, s.hash]));
 }

@@ -14,6 +14,8 @@ export interface RollCallRecord {
   members: { people_id: number; vote_id: number }[];
 }
 
+type RollCallHeader = Omit<RollCallRecord, 'members'>;
+
 const MEMBER_VOTES: TableSpec = { types: ['int', 'bigint', 'smallint'], sql: 'INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT * FROM $COLS',
   copy: 'roll_call_votes (roll_call_id, people_id, vote_id)' };
 
@@ -23,10 +25,10 @@ const MEMBER_VOTES: TableSpec = { types: ['int', 'bigint', 'smallint'], sql: 'IN
  * there before; the member rows are then queued as one multi-row insert.
  */
 class RollCallGroup implements Group {
-  private pending: { rc: RollCallRecord; members: string; hash: string; later: Later }[] = [];
+  private pending: { rc: RollCallHeader; members: string; hash: string; later: Later }[] = [];
 
   /** `members`: the member rows as COPY text */
-  add(rc: RollCallRecord, members: string, hash: string): Later {
+  add(rc: RollCallHeader, members: string, hash: string): Later {
     const later: Later = { later: true };
     this.pending.push({ rc, members, hash, later });
     return later;
@@ -108,5 +110,7 @@ export async function upsertRollCall(db: Queryable, rc: RollCallRecord, w: Batch
     rows += `${rc.roll_call_id}\t${m.people_id}\t${m.vote_id}\n`;
   }
   const hash = createHash('md5').update(body).digest('hex');
-  return w.group('roll_calls', () => new RollCallGroup()).add(rc, rows, hash);
+  // The header only: the member objects (a hundred per roll call) die here instead of living,
+  // and being copied by every young-generation collection, until the batch is written.
+  return w.group('roll_calls', () => new RollCallGroup()).add({ ...header, external_ids }, rows, hash);
 }
