@@ -59,10 +59,12 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
       for (const [i, folder] of FOLDERS.entries()) {
         const started = performance.now();
         const { source, first } = next;
+        let files = 0;
         for (let r = await first; !r.done; r = await source.next()) {
           if (isZip) report.expect(1);
           await handle(ctx, r.value, state);
           report.tick();
+          files++;
         }
         if (i + 1 < FOLDERS.length) next = open(FOLDERS[i + 1]!);
         if (folder === 'people') {
@@ -75,7 +77,7 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
           // next folder's first batch is built while this one's last batch is written. The phase
           // ends when that batch is committed.
           const { committed } = await writer.cut();
-          committed.then(() => report.phase(ENTITY[folder], started), () => undefined);
+          if (files) committed.then(() => report.phase(ENTITY[folder], started), () => undefined);
         }
       }
     }
