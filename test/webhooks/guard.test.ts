@@ -120,6 +120,18 @@ describe('outbound connect-time guard', () => {
     await r.close();
   });
 
+  it('refuses a privileged port at send time, before any lookup (a URL stored before the port policy)', async () => {
+    const looked: string[] = [];
+    const o = new Outbound({ allowedHosts: [], timeoutMs: 2000, resolver: async (h) => (looked.push(h), ['93.184.216.34']) });
+    outbounds.push(o);
+    for (const url of ['https://mail.example:25/hook', 'https://ssh.example:22/', 'https://[2606:4700:4700::1111]:135/']) {
+      const res = await o.post(url, {}, '{}');
+      expect(res.blocked, url).toBe(true);
+      expect(res.error, url).toMatch(/^refused: webhook_url port \d+ is not allowed/);
+    }
+    expect(looked).toEqual([]);
+  });
+
   it('reads at most 64 KB of a response', async () => {
     const r = await startReceiver(() => ({ status: 200, body: 'x'.repeat(1024 * 1024) }));
     const o = new Outbound({ allowedHosts: ['127.0.0.1'], timeoutMs: 2000 });

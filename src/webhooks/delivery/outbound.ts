@@ -1,10 +1,10 @@
 // Outbound HTTP to subscriber URLs, on a dedicated undici Agent (never the global dispatcher:
 // user-supplied URLs must not share connections or settings with internal calls). The address
 // guard runs inside connect.lookup on every dial; IP literals skip lookup, so they are checked
-// here before dispatch. Redirects are never followed (undici 7 does not by default): a 3xx is a
+// here before dispatch, and so is the port policy. Redirects are never followed (undici 7 does not by default): a 3xx is a
 // failed attempt. The response is read up to a bound and then dropped.
 import { Agent } from 'undici';
-import { blockedAddressReason, guardedLookup, isAllowedHost, type Resolver, systemResolver } from './guard.js';
+import { blockedAddressReason, blockedPortReason, guardedLookup, isAllowedHost, type Resolver, systemResolver } from './guard.js';
 import net from 'node:net';
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -53,6 +53,9 @@ export class Outbound {
     const allowed = isAllowedHost(url, this.opts.allowedHosts);
     if (!allowed) {
       if (url.protocol !== 'https:') return done({ status: null, headers: {}, body: '', error: 'refused: only https:// targets are allowed', blocked: true });
+      // Checked again at send time: a subscription stored before the port policy keeps its URL.
+      const badPort = blockedPortReason(url);
+      if (badPort) return done({ status: null, headers: {}, body: '', error: `refused: ${badPort}`, blocked: true });
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const why = net.isIP(host) ? blockedAddressReason(host) : undefined;
       if (why) return done({ status: null, headers: {}, body: '', error: `refused: ${host} ${why}`, blocked: true });
