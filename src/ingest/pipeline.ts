@@ -27,6 +27,10 @@ export interface RecordWriter {
   abort(): Promise<void>;
 }
 
+// Measured on MS 2014: every 8 records cut the whole import by about 9 %; every record or every
+// 32 did no better.
+const YIELD_EVERY = 8;
+
 export class PipelinedWriter implements RecordWriter {
   private readonly lanes: [BatchWriter, BatchWriter];
   private lane = 0;
@@ -47,6 +51,10 @@ export class PipelinedWriter implements RecordWriter {
   async run(entity: string, file: string, fn: RecordWrite): Promise<void> {
     await this.lanes[this.lane]!.run(entity, file, fn);
     if (++this.count >= this.size) await this.handOver();
+    // Records already parsed are built in one run of promise continuations, during which the
+    // replies of the batch being written on the other connection wait unread: every few records,
+    // let the event loop take them, so that batch's next statement goes out at once.
+    else if (this.inflight && this.count % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Starts the current batch's commit behind the one in flight and switches lanes. */
