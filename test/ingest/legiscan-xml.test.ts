@@ -90,4 +90,11 @@ describe('LegiScan XML reader', () => {
     expect(failure('<legiscan/>x')).toBe('XmlSyntaxError: text after the document element');
     expect(failure('<legiscan></legiscan>\n')).toBe('no error');
   });
+
+  it('reads elements named like built-in properties as data, the way JSON.parse reads such keys', () => {
+    const doc = parseLegiscanXml('<legiscan><bill><constructor>c</constructor><__proto__>p</__proto__><toString>1</toString><toString>2</toString></bill></legiscan>', XML_LISTS);
+    const bill = (doc.legiscan as Record<string, unknown>).bill as Record<string, unknown>;
+    expect(Object.getPrototypeOf(bill)).toBe(Object.prototype);
+    expect(Object.entries(bill)).toEqual(Object.entries(JSON.parse('{"constructor":"c","__proto__":"p","toString":["1","2"]}') as object));
+  });
 });

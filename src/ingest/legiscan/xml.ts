@@ -68,13 +68,18 @@ export function parseLegiscanXml(body: string, lists: ReadonlySet<string>): Obj 
   let pos = 0;
   const add = (name: string, value: unknown) => {
     const obj = (objs[objs.length - 1] ??= {});
-    const prev = obj[name];
+    // Own properties only: an element named like a built-in (`constructor`, `__proto__`) is data.
+    const prev = Object.hasOwn(obj, name) ? obj[name] : undefined;
     // names.length counts the document root: > 3 is below the record (legiscan.bill.sponsors).
     const alwaysList = names.length > 3 && lists.has(name);
     // Values are strings or objects, so an array here is always a list this parser made.
-    if (prev === undefined) obj[name] = alwaysList ? [value] : value;
-    else if (Array.isArray(prev)) prev.push(value);
-    else obj[name] = [prev, value];
+    if (Array.isArray(prev)) prev.push(value);
+    else {
+      const v = prev === undefined ? (alwaysList ? [value] : value) : [prev, value];
+      // Assigning `__proto__` would set the object's prototype instead (JSON.parse defines it).
+      if (name === '__proto__') Object.defineProperty(obj, name, { value: v, enumerable: true, writable: true, configurable: true });
+      else obj[name] = v;
+    }
   };
   for (let lt = body.indexOf('<'); lt >= 0; lt = body.charCodeAt(pos) === LT ? pos : body.indexOf('<', pos)) {
     const closing = body.charCodeAt(lt + 1) === SLASH;
