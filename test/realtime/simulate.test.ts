@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIONS } from '../../src/ingest/simulate/actions.js';
 import { ImportedDataError, simulate } from '../../src/ingest/simulate/run.js';
 import { realtimeEnv, until, type Env } from './env.js';
 
@@ -51,5 +52,30 @@ describe('simulator', () => {
     } finally {
       await env.db.pool.query(`UPDATE sessions SET source = 'demo' WHERE session_id = $1`, [ny]);
     }
+  });
+
+  it('every simulated text revision differs from the version before it, over hundreds of revisions', async () => {
+    // A revision drops a paragraph and adds one: adding back the paragraph just dropped gave the
+    // same text again (about one revision in a hundred), a "change" with nothing changed.
+    let seed = 42;
+    const rng = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const text = ACTIONS.find(([name]) => name === 'text')![2];
+    const c = await env.db.pool.connect();
+    try {
+      const states = (await c.query<{ state_id: number }>("SELECT state_id FROM states WHERE state_abbr IN ('CA', 'NY')")).rows.map((r) => r.state_id);
+      let made = 0;
+      for (let i = 0; i < 400; i++) if (await text(c, states, rng)) made++;
+      expect(made).toBe(400);
+    } finally {
+      c.release();
+    }
+    const same = await env.db.pool.query(
+      'SELECT q.from_text_id, q.to_text_id FROM text_diff_queue q JOIN bill_texts a ON a.text_id = q.from_text_id JOIN bill_texts b ON b.text_id = q.to_text_id WHERE a.content = b.content');
+    expect(same.rows).toEqual([]);
   });
 });

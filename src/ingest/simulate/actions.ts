@@ -164,10 +164,17 @@ async function text(c: PoolClient, states: number[] | null, rng: Rng): Promise<A
   if (!b) return undefined;
   const prev = (await c.query<{ text_id: number; content: string | null }>('SELECT text_id, content FROM bill_texts WHERE bill_id = $1 ORDER BY text_date DESC, text_id DESC LIMIT 1', [b.bill_id])).rows[0];
   // A real revision: drop one paragraph, add another, reword a number.
-  const paras = (prev?.content ?? `${b.title}.`).split('\n\n');
-  if (paras.length > 2 && rng() < 0.5) paras.splice(1 + Math.floor(rng() * (paras.length - 1)), 1);
-  paras.push(pick(rng, CLAUSES.filter((x) => !paras.includes(x))) ?? `Section ${paras.length + 1}. Reserved.`);
-  const content = paras.join('\n\n').replace(/five percent/, 'three percent');
+  const before = (prev?.content ?? `${b.title}.`).split('\n\n');
+  const kept = [...before];
+  if (kept.length > 2 && rng() < 0.5) kept.splice(1 + Math.floor(rng() * (kept.length - 1)), 1);
+  // The added paragraph is one the previous version did not have, in either wording (not the one
+  // just dropped, nor one the rewording turns into a paragraph already there), so every revision
+  // really differs from the one before it.
+  const reword = (p: string) => p.replace(/five percent/, 'three percent');
+  let reserved = before.length + 1;
+  while (before.includes(`Section ${reserved}. Reserved.`)) reserved++;
+  const added = pick(rng, CLAUSES.filter((x) => !before.includes(x) && !before.includes(reword(x)))) ?? `Section ${reserved}. Reserved.`;
+  const content = [...kept.map(reword), added].join('\n\n');
   const textId = await nextId(c);
   const type = b.status_id >= 3 ? 3 : 2;
   await c.query(`INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, size_bytes, word_count, content) VALUES ($1, $2, $3, current_date, $4, $5, $6)`, [textId, b.bill_id, type, content.length, content.split(/\s+/).length, content]);
