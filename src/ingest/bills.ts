@@ -24,16 +24,6 @@ export interface BillRow {
   updated?: string | null; created?: string | null;
 }
 
-/** A source's calendar date as the start of that day in UTC (timestamps pass through). */
-export const utcDay = (d: string | null): string | null => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T00:00:00Z` : d);
-
-/** The latest / earliest of some ISO dates (nulls ignored), for `updated` / `created` from a source. */
-export function latest(...d: (string | null | undefined)[]): string | null {
-  return d.reduce<string | null>((a, x) => (x && (!a || x > a) ? x : a), null);
-}
-export function earliest(...d: (string | null | undefined)[]): string | null {
-  return d.reduce<string | null>((a, x) => (x && (!a || x < a) ? x : a), null);
-}
 export interface SponsorRow { people_id: number; sponsor_order: number; sponsor_type_id: number; committee_sponsor: number; committee_id: number }
 export interface HistoryRow { date: string | null; action: string; body_id: number; major: number }
 export interface TextRow { text_id: number; type_id: number; date: string | null; mime_id: number; size: number; state_url: string; hash: string }

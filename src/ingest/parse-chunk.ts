@@ -1,10 +1,9 @@
 // One chunk of source files read and parsed, in a worker thread or in-thread. Errors travel as
 // plain { message, field } (a RecordError does not survive the trip between threads).
 import fs from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { compactMembers } from './legiscan/members.js';
 import { parsePayload, type Folder } from './legiscan/parse.js';
-import { RecordError } from './report.js';
+import { RecordError } from './record-error.js';
 
 /** What to parse: a LegiScan dataset file of a folder, or a YAML document (Open States). */
 /** `compact`: roll calls' member lists in their compact form (legiscan/members.ts), for the importer */
@@ -13,6 +12,14 @@ export type ChunkRequest = ParseKind & { id: number; files: string[] };
 export interface ParsedFile { file: string; data: Record<string, unknown> | null; error?: { message: string; field?: string } }
 export interface ChunkResult { id: number; files: ParsedFile[] }
 
+// The YAML parser is loaded on the first YAML chunk: a LegiScan import's workers start without it.
+let parseYaml: ((body: string) => unknown) | undefined;
+
+/** Loads what a kind of chunk needs beyond the LegiScan readers (the YAML parser); call before parseChunk. */
+export async function prepareFor(kind: ParseKind): Promise<void> {
+  if (kind.kind === 'yaml' && !parseYaml) parseYaml = (await import('yaml')).parse;
+}
+
 function parseOne(req: ChunkRequest, file: string, body: string): Record<string, unknown> {
   if (req.kind === 'legiscan') {
     const data = parsePayload(req.folder, file, body);
@@ -20,7 +27,7 @@ function parseOne(req: ChunkRequest, file: string, body: string): Record<string,
     return data;
   }
   try {
-    return (parseYaml(body) ?? {}) as Record<string, unknown>;
+    return (parseYaml!(body) ?? {}) as Record<string, unknown>;
   } catch (err) {
     throw new RecordError(`malformed YAML: ${(err as Error).message}`);
   }

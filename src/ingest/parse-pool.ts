@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { RecordError } from './report.js';
-import { parseChunk, type ChunkRequest, type ChunkResult, type ParseKind } from './parse-chunk.js';
+import { parseChunk, prepareFor, type ChunkRequest, type ChunkResult, type ParseKind } from './parse-chunk.js';
 
 export interface Parsed { file: string; data: Record<string, unknown> | null; error?: unknown }
 
@@ -38,7 +38,7 @@ export class ParsePool {
   }
 
   private parse(req: ChunkRequest): Promise<ChunkResult> {
-    if (!this.workers.length) return Promise.resolve(parseChunk(req));
+    if (!this.workers.length) return prepareFor(req).then(() => parseChunk(req));
     const w = this.workers[this.next++ % this.workers.length]!;
     return new Promise((resolve, reject) => {
       this.waiting.set(req.id, { resolve, reject });

@@ -2,17 +2,13 @@
 // errors), each problem with its file and field, and progress while it runs: a cli-progress bar
 // on a terminal, plain periodic lines on stderr otherwise (logs, CI).
 import cliProgress from 'cli-progress';
+import { RecordError } from './record-error.js';
+
+export { RecordError };
 
 export type Outcome = 'inserted' | 'updated' | 'unchanged' | 'skipped' | 'errors';
 export interface Counts { inserted: number; updated: number; unchanged: number; skipped: number; errors: number }
 export interface Problem { file: string; field?: string; message: string }
-
-/** A record that cannot be imported: names the file and the offending field. */
-export class RecordError extends Error {
-  constructor(message: string, readonly field?: string) {
-    super(message);
-  }
-}
 
 /** A record that is fine but cannot be used here (e.g. its bill is not in the dataset): skipped, not failed. */
 export class SkipRecord extends Error {}

@@ -10,7 +10,7 @@ import { SubjectIndex } from '../../topics/assign.js';
 import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
 import { contentHash, nextId, nextIds } from '../ids.js';
-import { latest, utcDay } from '../bills.js';
+import { latest, utcDay } from '../dates.js';
 import { congressPerson, preloadPeople, type PeopleCache } from './people.js';
 import { amendments, referrals, resolveRelatedBills, type CommitteeCache } from './parts.js';
 import { congressSession } from './session.js';

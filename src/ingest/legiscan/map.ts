@@ -4,9 +4,10 @@
 import { createHash } from 'node:crypto';
 import type { Reference } from '../reference.js';
 import { PARTY_NAMES, idText, partyId } from '../reference.js';
-import { earliest, latest, utcDay, type BillRecord, type VoteHeader } from '../bills.js';
+import type { BillRecord, VoteHeader } from '../bills.js';
+import { earliest, latest, utcDay } from '../dates.js';
 import type { PersonRecord } from '../people.js';
-import { RecordError } from '../report.js';
+import { RecordError } from '../record-error.js';
 import { ladderFromLegiscan } from './status-map.js';
 
 type Obj = Record<string, unknown>;
