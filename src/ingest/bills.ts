@@ -63,6 +63,13 @@ export function billNumberKey(n: string): string {
 function billRow(rec: BillRecord, hash: string): Record<string, unknown> {
   return { ...rec.bill, bill_number_key: billNumberKey(rec.bill.bill_number), content_hash: hash, subject_names: rec.subjects.map((s) => s.name).join('; ') };
 }
+
+/** BILL_COLS of a record as statement parameters or COPY cells (external_ids as JSON text). */
+function billValues(rec: BillRecord, hash: string): unknown[] {
+  const row = billRow(rec, hash);
+  row.external_ids = JSON.stringify(rec.bill.external_ids);
+  return BILL_COLS.map((c) => row[c] ?? null);
+}
 const FRESH_COPY = `bills (bill_id, ${BILL_COLS.join(', ')}, updated, created)`;
 
 interface Written { bill_id: number; status_id: number | null; wrote: boolean; dropped: number[] | null; texts: number[] | null; votes: number[] | null; amendments: number[] | null }
@@ -74,9 +81,7 @@ interface Written { bill_id: number; status_id: number | null; wrote: boolean; d
  */
 async function writeBill(db: Queryable, rec: BillRecord, hash: string): Promise<Written> {
   const b = rec.bill;
-  const row = billRow(rec, hash);
-  row.external_ids = JSON.stringify(b.external_ids);
-  const params: unknown[] = [b.bill_id ?? null, rec.externalKey?.[1] ?? null, ...BILL_COLS.map((c) => row[c] ?? null), b.updated ?? null, b.created ?? null];
+  const params: unknown[] = [b.bill_id ?? null, rec.externalKey?.[1] ?? null, ...billValues(rec, hash), b.updated ?? null, b.created ?? null];
   const find = b.bill_id !== undefined ? 'bill_id = $1' : `external_ids ? '${rec.externalKey![0]}' AND external_ids->>'${rec.externalKey![0]}' = $2`;
   const gone = (t: string) => `DELETE FROM ${t} WHERE bill_id = (SELECT bill_id FROM up)`;
   const { rows } = await db.query<Written>(
@@ -138,11 +143,8 @@ class BillGroup implements Group {
     const fresh = w.bulk && canCopy(db) ? work.filter((x) => !stored.has(x.rec.bill.bill_id!)) : [];
     if (fresh.length) {
       const now = new Date().toISOString();
-      await copyRows(db, FRESH_COPY, fresh.map(({ rec, hash }) => {
-        const row = billRow(rec, hash);
-        row.external_ids = JSON.stringify(rec.bill.external_ids);
-        return [rec.bill.bill_id, ...BILL_COLS.map((c) => row[c] ?? null), rec.bill.updated ?? now, rec.bill.created ?? rec.bill.updated ?? now];
-      }));
+      await copyRows(db, FRESH_COPY, fresh.map(({ rec, hash }) =>
+        [rec.bill.bill_id, ...billValues(rec, hash), rec.bill.updated ?? now, rec.bill.created ?? rec.bill.updated ?? now]));
       for (const { rec, later } of fresh) {
         later.value = await afterWrite(db, rec, { bill_id: rec.bill.bill_id!, status_id: null, wrote: true, dropped: null, texts: null, votes: null, amendments: null }, this.subjects, w, true);
       }
@@ -266,7 +268,6 @@ const SUPPLEMENTS: TableSpec = { types: ['int', 'int', 'smallint', 'date', 'text
          description = EXCLUDED.description, state_url = EXCLUDED.state_url, supplement_mime_id = EXCLUDED.supplement_mime_id,
          supplement_size = EXCLUDED.supplement_size, supplement_hash = EXCLUDED.supplement_hash` };
 
-/** Queues every child row and part of the bill (its old children are already deleted). */
 /**
  * The parts with ids of their own, written by COPY for a bill not stored before: nothing to
  * update, and COPY is the cheapest write (a conflicting id fails the batch, which is then
@@ -278,6 +279,7 @@ const FRESH_VOTES = copied(VOTES_FULL, 'roll_calls (roll_call_id, bill_id, roll_
 const FRESH_AMENDMENTS = copied(AMENDMENTS, 'amendments (amendment_id, bill_id, adopted, amendment_body_id, amendment_date, amendment_title, amendment_desc, amendment_mime_id, amendment_size, amendment_hash, state_url)');
 const FRESH_SUPPLEMENTS = copied(SUPPLEMENTS, 'supplements (supplement_id, bill_id, supplement_type_id, supplement_date, title, description, state_url, supplement_mime_id, supplement_size, supplement_hash)');
 
+/** Queues every child row and part of the bill (its old children are already deleted). */
 function queueParts(buf: RowBuffer, id: number, rec: BillRecord, subjectIds: number[], fresh: boolean): void {
   // A source may list the same person twice (sponsor and cosponsor): the first listing wins.
   const seen = new Set<number>();

@@ -1,8 +1,8 @@
 // Outbound HTTP to subscriber URLs, on a dedicated undici Agent (never the global dispatcher:
 // user-supplied URLs must not share connections or settings with internal calls). The address
 // guard runs inside connect.lookup on every dial; IP literals skip lookup, so they are checked
-// here before dispatch, and so is the port policy. Redirects are never followed (undici 7 does not by default): a 3xx is a
-// failed attempt. The response is read up to a bound and then dropped.
+// here before dispatch, and so is the port policy. Redirects are never followed (undici 7 does
+// not by default): a 3xx is a failed attempt. The response is read up to a bound and then dropped.
 import { Agent } from 'undici';
 import { blockedAddressReason, blockedPortReason, guardedLookup, isAllowedHost, type Resolver, systemResolver } from './guard.js';
 import net from 'node:net';
