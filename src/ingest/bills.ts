@@ -10,7 +10,7 @@
 import type { ChangeInput } from '../changes/record.js';
 import type { Queryable } from '../db/pool.js';
 import type { BatchWriter, Group, Later, WriteResult } from './batch.js';
-import { canCopy, copyRows, type RowBuffer, type TableSpec } from './buffer.js';
+import { canCopy, copyRows, withCopy, type RowBuffer, type TableSpec } from './buffer.js';
 import type { RawSubject, SubjectIndex } from '../topics/assign.js';
 import { contentHash } from './ids.js';
 import type { Outcome } from './report.js';
@@ -226,19 +226,16 @@ async function afterWrite(db: Queryable, rec: BillRecord, found: Written, subjec
 // Child rows and parts, queued per batch (see buffer.ts). Parts are upserts: a text's decoded
 // document arrives separately and must survive; tallies missing from a header (older datasets)
 // keep what the roll call file wrote.
-const SPONSORS: TableSpec = { types: ['int', 'bigint', 'int', 'smallint', 'smallint', 'int'],
-  sql: 'INSERT INTO bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id) SELECT * FROM $COLS',
-  copy: 'bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id)' };
-const HISTORY: TableSpec = { types: ['int', 'int', 'date', 'text', 'int', 'smallint'],
-  sql: 'INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major) SELECT * FROM $COLS',
-  copy: 'bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major)' };
+const SPONSORS = withCopy({ types: ['int', 'bigint', 'int', 'smallint', 'smallint', 'int'],
+  sql: 'INSERT INTO bill_sponsors (bill_id, people_id, sponsor_order, sponsor_type_id, committee_sponsor, committee_id) SELECT * FROM $COLS' });
+const HISTORY = withCopy({ types: ['int', 'int', 'date', 'text', 'int', 'smallint'],
+  sql: 'INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major) SELECT * FROM $COLS' });
 const SASTS: TableSpec = { types: ['int', 'smallint', 'int', 'text'],
   sql: 'INSERT INTO bill_sasts (bill_id, sast_type_id, sast_bill_id, sast_bill_number) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
 const CALENDAR: TableSpec = { types: ['int', 'text', 'smallint', 'date', 'text', 'text', 'text'],
   sql: 'INSERT INTO bill_calendar (bill_id, event_hash, event_type_id, event_date, event_time, event_location, event_desc) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
-const REFERRALS: TableSpec = { types: ['int', 'int', 'int', 'text', 'date'],
-  sql: 'INSERT INTO bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date) SELECT * FROM $COLS',
-  copy: 'bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date)' };
+const REFERRALS = withCopy({ types: ['int', 'int', 'int', 'text', 'date'],
+  sql: 'INSERT INTO bill_referrals (bill_id, referral_step, committee_id, committee_name, referral_date) SELECT * FROM $COLS' });
 const SUBJECTS: TableSpec = { types: ['int', 'int'],
   sql: 'INSERT INTO bill_subjects (bill_id, subject_id) SELECT * FROM $COLS ON CONFLICT DO NOTHING' };
 const TOPICS: TableSpec = { types: ['int', 'int'],
@@ -273,11 +270,10 @@ const SUPPLEMENTS: TableSpec = { types: ['int', 'int', 'smallint', 'date', 'text
  * update, and COPY is the cheapest write (a conflicting id fails the batch, which is then
  * replayed record by record through the upserts).
  */
-const copied = (spec: TableSpec, copy: string): TableSpec => ({ ...spec, copy });
-const FRESH_TEXTS = copied(TEXTS, 'bill_texts (text_id, bill_id, bill_text_type_id, text_date, mime_id, size_bytes, state_url, text_hash)');
-const FRESH_VOTES = copied(VOTES_FULL, 'roll_calls (roll_call_id, bill_id, roll_call_body_id, vote_date, description, yea, nay, nv, absent, total, passed, state_url)');
-const FRESH_AMENDMENTS = copied(AMENDMENTS, 'amendments (amendment_id, bill_id, adopted, amendment_body_id, amendment_date, amendment_title, amendment_desc, amendment_mime_id, amendment_size, amendment_hash, state_url)');
-const FRESH_SUPPLEMENTS = copied(SUPPLEMENTS, 'supplements (supplement_id, bill_id, supplement_type_id, supplement_date, title, description, state_url, supplement_mime_id, supplement_size, supplement_hash)');
+const FRESH_TEXTS = withCopy(TEXTS);
+const FRESH_VOTES = withCopy(VOTES_FULL);
+const FRESH_AMENDMENTS = withCopy(AMENDMENTS);
+const FRESH_SUPPLEMENTS = withCopy(SUPPLEMENTS);
 
 /** Queues every child row and part of the bill (its old children are already deleted). */
 function queueParts(buf: RowBuffer, id: number, rec: BillRecord, subjectIds: number[], fresh: boolean): void {

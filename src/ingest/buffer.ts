@@ -21,6 +21,16 @@ export interface TableSpec {
   copy?: string;
 }
 
+/**
+ * The spec with `copy` set to the `table (col, …)` its INSERT names, so COPY writes the same
+ * columns in the same order (for plain inserts, or rows known not to conflict).
+ */
+export function withCopy(spec: TableSpec): TableSpec {
+  const target = /^\s*INSERT INTO (\w+ \([^)]*\))/.exec(spec.sql)?.[1];
+  if (!target) throw new Error(`no INSERT column list in: ${spec.sql.slice(0, 60)}`);
+  return { ...spec, copy: target };
+}
+
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   const s = typeof v === 'string' ? v : String(v);

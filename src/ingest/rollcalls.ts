@@ -3,7 +3,7 @@
 // Roll calls are written per batch, a few statements for hundreds of them (RollCallGroup).
 import type { Queryable } from '../db/pool.js';
 import type { BatchWriter, Group, Later } from './batch.js';
-import type { TableSpec } from './buffer.js';
+import { withCopy } from './buffer.js';
 import { createHash } from 'node:crypto';
 import { RecordError } from './report.js';
 
@@ -16,8 +16,7 @@ export interface RollCallRecord {
 
 type RollCallHeader = Omit<RollCallRecord, 'members'>;
 
-const MEMBER_VOTES: TableSpec = { types: ['int', 'bigint', 'smallint'], sql: 'INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT * FROM $COLS',
-  copy: 'roll_call_votes (roll_call_id, people_id, vote_id)' };
+const MEMBER_VOTES = withCopy({ types: ['int', 'bigint', 'smallint'], sql: 'INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT * FROM $COLS' });
 
 /**
  * Roll calls are written in groups: one statement per batch upserts every header whose hash

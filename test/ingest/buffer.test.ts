@@ -2,11 +2,12 @@
 // batch's own connection, and through the multi-row insert where COPY is not possible (a record
 // that flushes the queue itself, e.g. the same roll call twice in one batch).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RowBuffer, type TableSpec } from '../../src/ingest/buffer.js';
+import { RowBuffer, withCopy } from '../../src/ingest/buffer.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;
-const SPEC: TableSpec = { types: ['int', 'bigint', 'smallint'], sql: 'INSERT INTO buf_votes (a, b, c) SELECT * FROM $COLS', copy: 'buf_votes (a, b, c)' };
+// The COPY target comes from the INSERT's own column list (c, a, b: not the table's order).
+const SPEC = withCopy({ types: ['smallint', 'int', 'bigint'], sql: 'INSERT INTO buf_votes (c, a, b) SELECT * FROM $COLS ON CONFLICT DO NOTHING' });
 
 beforeAll(async () => {
   db = await freshDatabase();
@@ -22,9 +23,10 @@ describe('RowBuffer COPY text', () => {
   it('writes the text rows by COPY on a client, beside ordinary rows of the same table', async () => {
     await db.pool.query('TRUNCATE buf_votes');
     const buf = new RowBuffer();
-    buf.addCopyText(SPEC, '1\t4294967297\t1\n1\t7\t2\n');
-    buf.addCopyText(SPEC, '2\t7\t3\n');
-    buf.add(SPEC, [[3, 8, 4]]);
+    expect(SPEC.copy).toBe('buf_votes (c, a, b)');
+    buf.addCopyText(SPEC, '1\t1\t4294967297\n2\t1\t7\n');
+    buf.addCopyText(SPEC, '3\t2\t7\n');
+    buf.add(SPEC, [[4, 3, 8]]);
     const client = await db.pool.connect();
     try {
       await buf.flush(client);
@@ -40,8 +42,12 @@ describe('RowBuffer COPY text', () => {
   it('falls back to the multi-row insert where there is no connection of its own to COPY on', async () => {
     await db.pool.query('TRUNCATE buf_votes');
     const buf = new RowBuffer();
-    buf.addCopyText(SPEC, '5\t9\t1\n5\t10\t4\n');
+    buf.addCopyText(SPEC, '1\t5\t9\n4\t5\t10\n');
     await buf.flush(db.pool);
     expect(await rows()).toEqual([{ a: 5, b: 9, c: 1 }, { a: 5, b: 10, c: 4 }]);
+  });
+
+  it('refuses a spec whose INSERT names no columns to COPY into', () => {
+    expect(() => withCopy({ types: ['int'], sql: 'INSERT INTO buf_votes SELECT * FROM $COLS' })).toThrow(/no INSERT column list/);
   });
 });
