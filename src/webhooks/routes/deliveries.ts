@@ -9,10 +9,9 @@ import { errorResponses } from '../../http/schemas.js';
 import { attemptDelivery, type DeliveryContext } from '../delivery/attempt.js';
 import { enqueueDeliveries, newMessageId, notifyWorkers } from '../queue/enqueue.js';
 import { PAYLOAD_VERSION } from '../queue/events.js';
-import { callerKey } from './key.js';
+import { callerKey, callerSubscription } from './key.js';
 import { claimDue } from '../queue/claims.js';
 import { DeliveryParams, DeliverySchema, IdParams, TestResult } from './schemas.js';
-import { getSubscription, requireActive } from '../subscriptions.js';
 import { latestBill, listDeliveries, recoverFailed, replayDelivery } from '../queue/repository.js';
 
 const tags = ['Webhooks'];
@@ -31,9 +30,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
       response: { 200: TestResult, ...errorResponses(400, 401, 404, 409) },
     },
   }, async (req) => {
-    const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, req.params.id);
-    requireActive(sub);
+    const sub = await callerSubscription(req, req.params.id, { active: true });
     const msgId = newMessageId();
     const payload = await samplePayload(app.dbRead, app.config.publicBaseUrl, msgId);
     // no wake-up: this call claims and sends its own row
@@ -62,8 +59,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
       response: { 200: Type.Object({ data: Type.Array(DeliverySchema), pagination: PaginationSchema }), ...errorResponses(400, 401, 404) },
     },
   }, async (req) => {
-    const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, req.params.id);
+    const sub = await callerSubscription(req, req.params.id);
     const q = req.query;
     const limit = clampLimit(q.limit, 50, 200);
     const offset = checkOffset(q.offset);
@@ -81,10 +77,8 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
       response: { 202: Type.Object({ data: DeliverySchema }), ...errorResponses(400, 401, 404, 409) },
     },
   }, async (req, reply) => {
-    const key = await callerKey(req);
     const p = req.params;
-    const sub = await getSubscription(app.db, key.org_name, p.id);
-    requireActive(sub);
+    const sub = await callerSubscription(req, p.id, { active: true });
     const d = await replayDelivery(app.db, sub.id, p.delivery_id);
     await notifyWorkers(app.db);
     return reply.code(202).send({ data: d });
@@ -101,13 +95,13 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
       response: { 202: Type.Object({ recovered: Type.Integer(), since: Type.String(), until: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401, 404, 409) },
     },
   }, async (req, reply) => {
-    const key = await callerKey(req);
+    // the key first: a caller without one hears 401, not a complaint about the body
+    await callerKey(req);
     const body = req.body;
     const since = parseTimestamp(body.since, 'since');
     const until = parseTimestamp(body.until, 'until');
     if (!since) throw badRequest('since is required.', 'since');
-    const sub = await getSubscription(app.db, key.org_name, req.params.id);
-    requireActive(sub);
+    const sub = await callerSubscription(req, req.params.id, { active: true });
     const recovered = await recoverFailed(app.db, sub.id, since, until);
     await notifyWorkers(app.db);
     return reply.code(202).send({ recovered, since, until: until ?? null });

@@ -2,12 +2,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/schemas.js';
-import { callerKey } from './key.js';
+import { callerKey, callerSubscription } from './key.js';
 import { CreatedSubscription, IdParams, PAYLOAD_DOC, SubscriptionBody, SubscriptionSchema } from './schemas.js';
 import { DISABLE_RULE_DOC } from '../delivery/disable.js';
 import { generateSecret } from '../delivery/signing.js';
 import {
-  createSubscription, deleteSubscription, getSubscription, listSubscriptions, publicSubscription, reactivate, requireActive, rotateSecret,
+  createSubscription, deleteSubscription, listSubscriptions, publicSubscription, reactivate, rotateSecret,
 } from '../subscriptions.js';
 import { validateSubscription } from './validate.js';
 
@@ -60,8 +60,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ data: SubscriptionSchema }), ...errorResponses(400, 401, 404) },
     },
   }, async (req) => {
-    const key = await callerKey(req);
-    return { data: publicSubscription(await getSubscription(app.db, key.org_name, req.params.id)) };
+    return { data: publicSubscription(await callerSubscription(req, req.params.id)) };
   });
 
   app.delete('/v1/webhooks/:id', {
@@ -74,8 +73,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: Type.Null({ description: 'deleted' }), ...errorResponses(400, 401, 404) },
     },
   }, async (req, reply) => {
-    const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, req.params.id);
+    const sub = await callerSubscription(req, req.params.id);
     await deleteSubscription(app.db, sub);
     return reply.code(204).send(null);
   });
@@ -92,9 +90,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: CreatedSubscription, ...errorResponses(400, 401, 404, 409) },
     },
   }, async (req) => {
-    const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, req.params.id);
-    requireActive(sub);
+    const sub = await callerSubscription(req, req.params.id, { active: true });
     const secret = sub.kind === 'push_mirror' ? generateToken() : generateSecret();
     const row = await rotateSecret(app.db, sub, secret, app.config.webhookSecretOverlapSeconds ?? 86_400);
     return { data: publicSubscription(row), secret };
@@ -112,8 +108,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ data: SubscriptionSchema }), ...errorResponses(400, 401, 404, 429) },
     },
   }, async (req) => {
-    const key = await callerKey(req);
-    const sub = await getSubscription(app.db, key.org_name, req.params.id);
+    const sub = await callerSubscription(req, req.params.id);
     return { data: publicSubscription(await reactivate(app.db, sub)) };
   });
 };
