@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import { MemoryBus } from '../bus/memory.js';
 import { Hub } from './hub.js';
+import { OutageNotices } from './outage.js';
 import { sseRoutes } from './sse.js';
 import { wsRoutes } from './ws.js';
 import type { ChangeEvent } from '../changes/events.js';
@@ -68,6 +69,9 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
     for (const s of upgrades) s.destroy();
   });
   await app.register(websocket, { options: { maxPayload: 4096 } });
-  sseRoutes(app, hub);
-  wsRoutes(app, hub, established);
+  // One set of outage notices for both transports: one listener per pool, every stream told once.
+  const outage = new OutageNotices([app.db, app.dbRead]);
+  app.addHook('onClose', async () => outage.close());
+  sseRoutes(app, hub, outage);
+  wsRoutes(app, hub, outage, established);
 };

@@ -6,7 +6,7 @@ import type { App } from '../http/app-type.js';
 import { errorResponses } from '../http/schemas.js';
 import { SSE_OPENING, SseBytes, sseError, sseRotate, type Frames, type Ping } from './frames.js';
 import type { Hub, Sink } from './hub.js';
-import { OutageNotices } from './outage.js';
+import type { OutageNotices } from './outage.js';
 import { parseStreamParams, StreamQuery } from './params.js';
 
 /** A client that stops reading after the final rotate is cut off after this long. */
@@ -107,9 +107,7 @@ export const STREAM_DESCRIPTION = [
   'counts as one request.',
 ].join(' ');
 
-export function sseRoutes(app: App, hub: Hub) {
-  const outage = new OutageNotices([app.db, app.dbRead]);
-  app.addHook('onClose', async () => outage.close());
+export function sseRoutes(app: App, hub: Hub, outage: OutageNotices) {
   app.get('/v1/stream', {
     schema: {
       operationId: 'streamChanges',

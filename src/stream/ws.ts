@@ -6,7 +6,7 @@ import type { App } from '../http/app-type.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Frames, Ping } from './frames.js';
 import type { Hub, Sink } from './hub.js';
-import { OutageNotices } from './outage.js';
+import type { OutageNotices } from './outage.js';
 import { parseStreamParams, StreamQuery, type StreamParams } from './params.js';
 
 /** The parts of a ws socket the sink uses. */
@@ -56,9 +56,7 @@ class WsSink implements Sink {
 const params = new WeakMap<FastifyRequest, StreamParams>();
 
 /** established: the raw sockets that became WebSockets (the plugin cuts every other upgrade socket). */
-export function wsRoutes(app: App, hub: Hub, established: WeakSet<object>) {
-  const outage = new OutageNotices([app.db, app.dbRead]);
-  app.addHook('onClose', async () => outage.close());
+export function wsRoutes(app: App, hub: Hub, outage: OutageNotices, established: WeakSet<object>) {
   app.get('/v1/stream/ws', {
     websocket: true,
     schema: {
