@@ -144,14 +144,27 @@ export function merge(existing: Row, rec: PersonRecord): Record<string, unknown>
 
 export const comparable = (r: Record<string, unknown>) => COLS.map((c) => (c === 'body_id' || c === 'legiscan_id' || c === 'state_id' ? (r[c] === null ? null : Number(r[c])) : r[c]));
 
+/**
+ * The row to write when the record joins an existing person, or undefined when writing it would
+ * change nothing (a placeholder never overwrites a full record; a merge equal to what is stored).
+ */
+export function mergedIfChanged(existing: Row, rec: PersonRecord): Record<string, unknown> | undefined {
+  if (rec.stub && existing.import_hash !== 'stub') return undefined;
+  const row = merge(existing, rec);
+  return contentHash(comparable(row)) === contentHash(comparable(existing)) ? undefined : row;
+}
+
 /** Inserts or joins the person; returns the people_id and what happened. */
 export async function upsertPerson(db: Queryable, rec: PersonRecord): Promise<{ people_id: number; outcome: Outcome }> {
   const derived = derivedId(rec);
   const rows = await candidates(db, rec, derived);
   const existing = findExisting(rows, rec);
-  if (existing && rec.stub && existing.import_hash !== 'stub') return { people_id: existing.people_id, outcome: 'unchanged' };
-  const row = existing ? merge(existing, rec) : recordRow(rec);
-  if (existing && contentHash(comparable(row)) === contentHash(comparable(existing))) return { people_id: existing.people_id, outcome: 'unchanged' };
+  let row = recordRow(rec);
+  if (existing) {
+    const merged = mergedIfChanged(existing, rec);
+    if (!merged) return { people_id: existing.people_id, outcome: 'unchanged' };
+    row = merged;
+  }
   const id = existing?.people_id ?? (await newPeopleId(db, rec, derived !== undefined && rows.some((r) => Number(r.people_id) === derived)));
   const values = COLS.map((c) => (c === 'external_ids' ? JSON.stringify(row[c]) : row[c]));
   await db.query(

@@ -1,7 +1,7 @@
 // Congress members met in bills and votes, against a real PostgreSQL: members imported from a
 // full record are known from one query at the start of the run (no look-up per member), and a
-// mention of them changes nothing; placeholders are not preloaded, so later mentions still fill
-// their blanks. A Congress bill's content hash does not depend on the id it is given before the
+// mention of them changes nothing; placeholders come with their rows, so a mention that fills
+// their blanks writes and one that adds nothing (a re-import) asks nothing. A Congress bill's content hash does not depend on the id it is given before the
 // write (it is written through the grouped bill write since it has one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { congressPerson, preloadPeople, type Mention, type PeopleCache } from '../../src/ingest/congress/people.js';
@@ -27,13 +27,13 @@ afterAll(async () => {
 });
 
 describe('Congress people cache', () => {
-  it('preloads members with a full record, not placeholders', async () => {
+  it('preloads members with a full record, and placeholders with their rows', async () => {
     const full = await upsertPerson(db.pool, person('Z000001', false, 1));
     const stub = await upsertPerson(db.pool, person('Z000002', true, 0));
     const cache: PeopleCache = new Map();
     await preloadPeople(db.pool, cache);
     expect(cache.get('bioguide:Z000001')).toEqual({ people_id: full.people_id, party: true, first: true });
-    expect(cache.has('bioguide:Z000002')).toBe(false);
+    expect(cache.get('bioguide:Z000002')).toMatchObject({ people_id: stub.people_id, row: { bioguide_id: 'Z000002', import_hash: 'stub' } });
 
     const before = (await db.pool.query('SELECT people_id, updated, first_name, party_id FROM people ORDER BY people_id')).rows;
     // Every query the mentions make is counted: the preloaded member needs none.
@@ -41,12 +41,25 @@ describe('Congress people cache', () => {
     const counting = { query: ((...a: unknown[]) => { queries++; return (db.pool.query as (...x: unknown[]) => unknown)(...a); }) as typeof db.pool.query };
     expect(await congressPerson(counting, cache, mention('Z000001'))).toBe(full.people_id);
     expect(queries).toBe(0);
-    // The placeholder is looked up and its blanks (first name, party) filled from the mention.
+    // The placeholder's blanks (first name, party) are filled from the mention.
     expect(await congressPerson(counting, cache, mention('Z000002'))).toBe(stub.people_id);
     expect(queries).toBeGreaterThan(0);
     const after = (await db.pool.query('SELECT people_id, updated, first_name, party_id FROM people ORDER BY people_id')).rows;
     expect(after.find((r) => r.people_id === full.people_id)).toEqual(before.find((r) => r.people_id === full.people_id));
-    expect(after.find((r) => r.people_id === stub.people_id)).toMatchObject({ first_name: 'Pat', party_id: 1 });
+    const filled = after.find((r) => r.people_id === stub.people_id);
+    expect(filled).toMatchObject({ first_name: 'Pat', party_id: 1 });
+
+    // The next run (a re-import): the same mention adds nothing, so nothing is asked or written.
+    const again: PeopleCache = new Map();
+    await preloadPeople(db.pool, again);
+    queries = 0;
+    expect(await congressPerson(counting, again, mention('Z000002'))).toBe(stub.people_id);
+    expect(queries).toBe(0);
+    expect((await db.pool.query('SELECT updated FROM people WHERE people_id = $1', [stub.people_id])).rows[0].updated).toEqual(filled.updated);
+    // A placeholder over a placeholder only fills blanks: another district changes nothing either.
+    expect(await congressPerson(counting, again, { ...mention('Z000002'), district: 5 })).toBe(stub.people_id);
+    expect(queries).toBe(0);
+    expect((await db.pool.query('SELECT district FROM people WHERE people_id = $1', [stub.people_id])).rows[0].district).toBe('2');
   });
 });
 

@@ -5,7 +5,7 @@
 // full congress-legislators record overrides them all.
 import type { Queryable } from '../../db/pool.js';
 import { splitPublishedName } from '../names.js';
-import { upsertPerson } from '../people.js';
+import { mergedIfChanged, upsertPerson, type PersonRecord, type Row } from '../people.js';
 import { PARTY_NAMES, partyId } from '../reference.js';
 
 export interface Mention {
@@ -14,8 +14,12 @@ export interface Mention {
   district: unknown;
 }
 
-/** People by member id, with what was already written for them (to know when a mention adds something). */
-export type PeopleCache = Map<string, { people_id: number; party: boolean; first: boolean }>;
+/**
+ * People by member id, with what was already written for them (to know when a mention adds
+ * something); `row`: a placeholder's stored row, as the run found it, to tell without a query
+ * whether a mention would change it.
+ */
+export type PeopleCache = Map<string, { people_id: number; party: boolean; first: boolean; row?: Row }>;
 
 /** "0" (at large) → "At-Large"; senators have no district. */
 export function houseDistrict(v: unknown): string {
@@ -24,19 +28,24 @@ export function houseDistrict(v: unknown): string {
 }
 
 /**
- * Fills the cache with the members already imported from a full record (congress-legislators or
- * an earlier import's owner), one query for the run instead of one look-up per member: a mention
- * of such a member never writes (upsertPerson keeps a full record over a placeholder), so its
- * people_id is all a bill or vote needs. Placeholders are not preloaded: a mention may still fill
- * their blanks. Per id, the row a look-up would find (lowest people_id) decides.
+ * Fills the cache with the members already imported, one query for the run instead of one
+ * look-up per member. A member with a full record (congress-legislators or an earlier import's
+ * owner) is never written by a mention (upsertPerson keeps a full record over a placeholder), so
+ * its people_id is all a bill or vote needs. A placeholder comes with its row: a mention may still
+ * fill its blanks, and the row tells whether it does (a re-import: it does not, and nothing is
+ * asked). Per id, the row a look-up would find (lowest people_id) decides.
  */
 export async function preloadPeople(db: Queryable, cache: PeopleCache): Promise<void> {
-  const { rows } = await db.query<{ key: string; people_id: number; stub: boolean }>(
-    `SELECT DISTINCT ON (key) key, people_id, stub FROM (
-       SELECT 'bioguide:' || bioguide_id AS key, people_id, import_hash = 'stub' AS stub FROM people WHERE bioguide_id IS NOT NULL
-       UNION ALL SELECT 'lis:' || lis_id, people_id, import_hash = 'stub' FROM people WHERE lis_id IS NOT NULL) m
+  const { rows } = await db.query<Row & { key: string }>(
+    `SELECT DISTINCT ON (key) * FROM (
+       SELECT 'bioguide:' || bioguide_id AS key, * FROM people WHERE bioguide_id IS NOT NULL
+       UNION ALL SELECT 'lis:' || lis_id, * FROM people WHERE lis_id IS NOT NULL) m
      ORDER BY key, people_id`);
-  for (const r of rows) if (!r.stub && !cache.has(r.key)) cache.set(r.key, { people_id: Number(r.people_id), party: true, first: true });
+  for (const { key, ...row } of rows) {
+    if (cache.has(key)) continue;
+    const stub = row.import_hash === 'stub';
+    cache.set(key, stub ? { people_id: Number(row.people_id), party: false, first: false, row: row as Row } : { people_id: Number(row.people_id), party: true, first: true });
+  }
 }
 
 export async function congressPerson(db: Queryable, cache: PeopleCache, m: Mention): Promise<number> {
@@ -49,12 +58,15 @@ export async function congressPerson(db: Queryable, cache: PeopleCache, m: Menti
   // A known member is written again only when this mention brings a party or first name it lacked.
   if (known && (known.party || !pid) && (known.first || !split.first_name)) return known.people_id;
   const senate = m.scheme === 'lis';
-  const { people_id } = await upsertPerson(db, {
+  const rec: PersonRecord = {
     source: 'congress', ids: { [m.scheme]: m.id }, state_id: 52, role_id: senate ? 2 : 1, chamber: senate ? 'Senate' : 'House',
     body_id: senate ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] ?? '',
     name: [split.first_name, split.middle_name, split.last_name, split.suffix].filter(Boolean).join(' ') || m.name, ...split,
     district: senate ? '' : houseDistrict(m.district), extra: m.state ? { state: m.state } : {}, active: true, stub: true,
-  });
+  };
+  // A placeholder found by the preload that this mention leaves as it is: nothing to write or ask.
+  if (known?.row && !mergedIfChanged(known.row, rec)) return known.people_id;
+  const { people_id } = await upsertPerson(db, rec);
   cache.set(key, { people_id, party: (known?.party ?? false) || pid > 0, first: (known?.first ?? false) || !!split.first_name });
   return people_id;
 }
