@@ -138,6 +138,8 @@ class BillGroup implements Group {
       return false;
     });
     if (!work.length) return;
+    // Every subject of the batch's bills in at most two statements, not two per new subject.
+    await this.subjects.prefetch(db, work.map(({ rec }) => ({ stateId: rec.bill.state_id, subjects: rec.subjects })));
     // A bill the database does not have yet has no parts either (every part references its bill):
     // nothing to delete or compare, so it goes in by COPY, the cheapest write there is.
     const fresh = w.bulk && canCopy(db) ? work.filter((x) => !stored.has(x.rec.bill.bill_id!)) : [];

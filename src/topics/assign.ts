@@ -52,9 +52,60 @@ export class SubjectIndex {
 
   /** subject_ids for a bill's raw labels (blank labels dropped). */
   async resolveAll(db: Queryable, stateId: number, subjects: RawSubject[]): Promise<number[]> {
+    await this.prefetch(db, [{ stateId, subjects }]);
     const ids: number[] = [];
     for (const s of subjects) if (s.name.trim()) ids.push(await this.resolve(db, stateId, s));
     return ids;
+  }
+
+  /**
+   * Learns the ids of every label of many bills in at most two statements: one finds the stored
+   * subjects, one creates the rest with their topic links. A source (Congress) can bring hundreds
+   * of new subjects in a batch, which resolve() alone would create with two round trips each.
+   * Whatever this leaves unknown (a label two bills spell in different cases, a source id two new
+   * subjects claim) is resolved one by one by resolve(), as before.
+   */
+  async prefetch(db: Queryable, bills: { stateId: number; subjects: RawSubject[] }[]): Promise<void> {
+    const wanted = new Map<string, { stateId: number; s: RawSubject; name: string }>();
+    for (const { stateId, subjects } of bills) {
+      for (const s of subjects) {
+        const name = s.name.trim();
+        const key = `${stateId}:${name.toLowerCase()}`;
+        if (name && !this.ids.has(key) && !wanted.has(key)) wanted.set(key, { stateId, s, name });
+      }
+    }
+    if (wanted.size === 0) return;
+    const list = [...wanted.values()];
+    const learn = (rows: { subject_id: number; state_id: number | null; subject_name: string }[]) => {
+      for (const r of rows) {
+        const key = `${r.state_id ?? 0}:${r.subject_name.toLowerCase()}`;
+        if (wanted.delete(key)) this.ids.set(key, r.subject_id);
+      }
+    };
+    learn((await db.query<{ subject_id: number; state_id: number | null; subject_name: string }>(
+      `SELECT s.subject_id, s.state_id, s.subject_name FROM subjects s
+       JOIN unnest($1::int[], $2::text[]) AS w(state_id, name) ON coalesce(s.state_id, 0) = w.state_id AND lower(s.subject_name) = lower(w.name)`,
+      [list.map((x) => x.stateId), list.map((x) => x.name)])).rows);
+    const fresh = [...wanted.values()];
+    if (!fresh.length) return;
+    const topics = await this.topics(db);
+    const links = fresh.flatMap((x) => topicsForSubject(x.name).map((slug) => topics.get(slug)).filter((t): t is number => t !== undefined).map((t) => [x.stateId, x.name, t] as const));
+    // As in resolve(): a source's own subject id is kept when free, otherwise the sequence issues one.
+    learn((await db.query<{ subject_id: number; state_id: number | null; subject_name: string }>(
+      `WITH ins AS (
+         INSERT INTO subjects (subject_id, state_id, subject_name, is_interface_label)
+         SELECT CASE WHEN n.sid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM subjects x WHERE x.subject_id = n.sid) THEN n.sid
+                     ELSE nextval('import_ids')::int END, n.state_id, n.name, n.label
+         FROM unnest($1::int[], $2::int[], $3::text[], $4::bool[]) WITH ORDINALITY AS n(sid, state_id, name, label, i) ORDER BY n.i
+         ON CONFLICT DO NOTHING RETURNING subject_id, state_id, subject_name),
+       links AS (
+         INSERT INTO subject_topics (subject_id, topic_id)
+         SELECT ins.subject_id, l.topic_id FROM ins JOIN unnest($5::int[], $6::text[], $7::smallint[]) AS l(state_id, name, topic_id)
+           ON ins.state_id = l.state_id AND ins.subject_name = l.name
+         ON CONFLICT DO NOTHING)
+       SELECT * FROM ins`,
+      [fresh.map((x) => x.s.subject_id ?? null), fresh.map((x) => x.stateId), fresh.map((x) => x.name), fresh.map((x) => isInterfaceLabel(x.name)),
+        links.map((l) => l[0]), links.map((l) => l[1]), links.map((l) => l[2])])).rows);
   }
 
   /** Marks subjects whose bill counts need refreshing at the end of the import. */
