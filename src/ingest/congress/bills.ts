@@ -9,10 +9,10 @@ import type { Pool, Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
 import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
-import { contentHash, nextId, nextIds } from '../ids.js';
+import { contentHash, nextIds } from '../ids.js';
 import { latest, utcDay } from '../dates.js';
 import { congressPerson, preloadPeople, type PeopleCache } from './people.js';
-import { amendments, referrals, resolveRelatedBills, type CommitteeCache } from './parts.js';
+import { amendments, preloadAmendments, preloadCommittees, referrals, resolveRelatedBills, type AmendmentIds, type CommitteeCache } from './parts.js';
 import { congressSession } from './session.js';
 import { readAhead } from '../readahead.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
@@ -45,8 +45,8 @@ async function dataFiles(dir: string, out: string[] = []): Promise<string[]> {
   return out;
 }
 
-/** Run-level caches: people by member id, sessions by congress, committees by THOMAS code. */
-interface Cache { people: PeopleCache; sessions: Map<number, number>; committees: CommitteeCache }
+/** Run-level caches: people by member id, sessions by congress, committees by THOMAS code, amendment ids by bill. */
+interface Cache { people: PeopleCache; sessions: Map<number, number>; committees: CommitteeCache; amendments: AmendmentIds }
 
 async function sessionFor(db: Queryable, cache: Cache, congress: number): Promise<number> {
   const known = cache.sessions.get(congress);
@@ -57,21 +57,30 @@ async function sessionFor(db: Queryable, cache: Cache, congress: number): Promis
 }
 
 /**
- * Ids of Congress bills by `congress_bill_id`: the stored ones from one query per run, new ones
- * from the id sequence in blocks. With its id known before the write, a Congress bill goes
- * through the grouped bill write (one statement per batch) instead of one statement per bill.
+ * Ids of Congress records by their source key (`congress_bill_id`, `congress_vote_id`): the stored
+ * ones from one query per run, new ones from the id sequence in blocks. With its id known before
+ * the write, a Congress bill goes through the grouped bill write (one statement per batch)
+ * instead of one statement per bill, and a vote needs no look-up.
  */
-class BillIds {
+class SourceIds {
   private readonly known = new Map<string, number>();
   private spare: number[] = [];
 
-  async load(db: Queryable): Promise<void> {
-    const { rows } = await db.query<{ key: string; bill_id: number }>(
-      `SELECT external_ids->>'congress_bill_id' AS key, bill_id FROM bills WHERE external_ids ? 'congress_bill_id'`);
-    for (const r of rows) this.known.set(r.key, r.bill_id);
+  constructor(private readonly table: 'bills' | 'roll_calls', private readonly column: 'bill_id' | 'roll_call_id', private readonly key: string) {}
+
+  async load(db: Queryable): Promise<this> {
+    const { rows } = await db.query<{ key: string; id: number }>(
+      `SELECT external_ids->>'${this.key}' AS key, ${this.column} AS id FROM ${this.table} WHERE external_ids ? '${this.key}'`);
+    for (const r of rows) this.known.set(r.key, r.id);
+    return this;
   }
 
-  // An id taken for a bill whose batch then rolls back stays its id: sequence values are never reused.
+  /** The stored id for a key, if any. */
+  stored(key: string): number | undefined {
+    return this.known.get(key);
+  }
+
+  // An id taken for a record whose batch then rolls back stays its id: sequence values are never reused.
   async get(db: Queryable, key: string): Promise<number> {
     let id = this.known.get(key);
     if (id === undefined) {
@@ -123,21 +132,23 @@ async function billRecord(db: Queryable, cache: Cache, d: Obj): Promise<BillReco
       // The source's dates: last change of the record, and introduction.
       updated: s(d.updated_at) || utcDay(latest(s(d.status_at).slice(0, 10) || null, last?.date)), created: utcDay(s(d.introduced_at).slice(0, 10) || null),
     },
-    sponsors, history, texts: [], votes: [], amendments: await amendments(db, s(d.bill_id), d), supplements: [], sasts: [], subjects, calendar: [], referrals: refs,
+    sponsors, history, texts: [], votes: [], amendments: await amendments(db, cache.amendments, s(d.bill_id), d), supplements: [], sasts: [], subjects, calendar: [], referrals: refs,
   };
 }
 
 export async function importCongress(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
   const report = new ImportReport('congress', opts);
   const subjects = new SubjectIndex();
-  const cache: Cache = { people: new Map(), sessions: new Map(), committees: new Map() };
+  // Amendment ids survive a rolled-back batch: each is stored or was drawn from the sequence for
+  // that amendment, so reusing it on the replay is right either way.
+  const cache: Cache = { people: new Map(), sessions: new Map(), committees: new Map(), amendments: new Map() };
   const writer = new BatchWriter(pool, report, 500, () => {
     cache.people.clear();
     cache.sessions.clear();
     cache.committees.clear();
     subjects.reset();
   });
-  const ids = new BillIds();
+  const ids = new SourceIds('bills', 'bill_id', 'congress_bill_id');
   const read = async (file: string): Promise<{ file: string; d?: Obj; err?: unknown }> => {
     try {
       return { file, d: JSON.parse(await fs.readFile(file, 'utf8')) as Obj };
@@ -147,7 +158,10 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
   };
   try {
     await preloadPeople(pool, cache.people);
+    await preloadCommittees(pool, cache.committees);
+    await preloadAmendments(pool, cache.amendments);
     await ids.load(pool);
+    let votes: VoteIds | undefined;
     const files = await dataFiles(target);
     // Bills before votes, so a vote finds its bill in the same run.
     for (const pass of ['bills', 'votes'] as const) {
@@ -171,7 +185,10 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
             return upsertBill(db, rec, subjects, w);
           });
         } else {
-          await writer.run(entity, file, (db, w) => vote(db, w, cache, d));
+          // Loaded once the bills are committed: a vote's bill is one the database has.
+          votes ??= { bills: await new SourceIds('bills', 'bill_id', 'congress_bill_id').load(pool), rollCalls: await new SourceIds('roll_calls', 'roll_call_id', 'congress_vote_id').load(pool) };
+          const v = votes;
+          await writer.run(entity, file, (db, w) => vote(db, w, cache, v, d));
         }
       }
       await writer.commit();
@@ -185,13 +202,15 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
   return report;
 }
 
-async function vote(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): Promise<WriteResult> {
+/** Stored bills (as the votes pass starts) and roll calls by their source keys. */
+interface VoteIds { bills: SourceIds; rollCalls: SourceIds }
+
+async function vote(db: Queryable, w: BatchWriter, cache: Cache, ids: VoteIds, d: Obj): Promise<WriteResult> {
   const voteId = s(d.vote_id);
   const b = d.bill as Obj | undefined;
   if (!b) return { skip: 'vote not about a bill (nomination, procedure)' };
-  const key = `${s(b.type)}${s(b.number)}-${s(b.congress)}`;
-  const bill = (await db.query<{ bill_id: number }>(`SELECT bill_id FROM bills WHERE external_ids ? 'congress_bill_id' AND external_ids->>'congress_bill_id' = $1`, [key])).rows[0];
-  if (!bill) return { skip: 'bill not imported' };
+  const billId = ids.bills.stored(`${s(b.type)}${s(b.number)}-${s(b.congress)}`);
+  if (billId === undefined) return { skip: 'bill not imported' };
   const senate = s(d.chamber) === 's';
   const members = [];
   const tally = { yea: 0, nay: 0, nv: 0, absent: 0 };
@@ -207,9 +226,8 @@ async function vote(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): Promis
       tally[(['', 'yea', 'nay', 'nv', 'absent'] as const)[vote_id] as 'yea']++;
     }
   }
-  const existing = (await db.query<{ roll_call_id: number }>(`SELECT roll_call_id FROM roll_calls WHERE external_ids ? 'congress_vote_id' AND external_ids->>'congress_vote_id' = $1`, [voteId])).rows[0];
   return upsertRollCall(db, {
-    roll_call_id: existing?.roll_call_id ?? (await nextId(db)), bill_id: bill.bill_id, body_id: senate ? 115 : 114, date: s(d.date).slice(0, 10) || null,
+    roll_call_id: await ids.rollCalls.get(db, voteId), bill_id: billId, body_id: senate ? 115 : 114, date: s(d.date).slice(0, 10) || null,
     desc: s(d.question), ...tally, total: members.length, passed: /agreed|passed|confirmed/i.test(s(d.result)) ? 1 : 0, state_url: s(d.source_url),
     external_ids: { congress_vote_id: voteId }, members,
   }, w);

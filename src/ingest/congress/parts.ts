@@ -12,6 +12,13 @@ const day = (v: unknown) => s(v).slice(0, 10) || null;
 /** Committee ids by THOMAS code for this run. */
 export type CommitteeCache = Map<string, number>;
 
+/** Every committee already known by THOMAS code, one query per run (a re-import then asks nothing). */
+export async function preloadCommittees(db: Queryable, cache: CommitteeCache): Promise<void> {
+  const { rows } = await db.query<{ code: string; committee_id: number }>(
+    `SELECT DISTINCT ON (code) external_ids->>'thomas_id' AS code, committee_id FROM committees WHERE external_ids ? 'thomas_id' ORDER BY code, committee_id`);
+  for (const r of rows) if (!cache.has(r.code)) cache.set(r.code, r.committee_id);
+}
+
 /**
  * The committee row for a THOMAS code: the congress-legislators one when imported, otherwise one
  * created from the bill's own naming (congress-legislators later joins it by the same code).
@@ -51,20 +58,38 @@ export async function referrals(db: Queryable, cache: CommitteeCache, d: Obj): P
 
 const AMDT_TITLE: Record<string, string> = { samdt: 'S.Amdt.', hamdt: 'H.Amdt.', supamdt: 'S.Up.Amdt.' };
 
+/** Amendment ids by bill (`congress_bill_id`) and title, for this run. */
+export type AmendmentIds = Map<string, Map<string, number>>;
+
+/** Every Congress bill's stored amendment ids, one query per run. */
+export async function preloadAmendments(db: Queryable, out: AmendmentIds): Promise<void> {
+  const { rows } = await db.query<{ key: string; amendment_id: number; amendment_title: string }>(
+    `SELECT b.external_ids->>'congress_bill_id' AS key, a.amendment_id, a.amendment_title
+       FROM amendments a JOIN bills b USING (bill_id) WHERE b.external_ids ? 'congress_bill_id'`);
+  for (const r of rows) {
+    let m = out.get(r.key);
+    if (!m) out.set(r.key, (m = new Map()));
+    m.set(r.amendment_title, r.amendment_id);
+  }
+}
+
 /** Amendments listed on the bill; an amendment keeps the id it got on the first import. */
-export async function amendments(db: Queryable, congressBillId: string, d: Obj): Promise<AmendmentRow[]> {
+export async function amendments(db: Queryable, known: AmendmentIds, congressBillId: string, d: Obj): Promise<AmendmentRow[]> {
   const list = ((d.amendments as Obj[] | undefined) ?? []).filter((a) => s(a.amendment_id));
   if (!list.length) return [];
   const congress = s(d.congress);
   const titleOf = (a: Obj) => `${AMDT_TITLE[s(a.amendment_type)] ?? s(a.amendment_type).toUpperCase()} ${s(a.number)}`;
-  const existing = new Map((await db.query<{ amendment_id: number; amendment_title: string }>(
-    `SELECT amendment_id, amendment_title FROM amendments WHERE bill_id = (SELECT bill_id FROM bills WHERE external_ids ? 'congress_bill_id' AND external_ids->>'congress_bill_id' = $1)`,
-    [congressBillId])).rows.map((r) => [r.amendment_title, r.amendment_id]));
-  const fresh = await nextIds(db, list.filter((a) => !existing.has(titleOf(a))).length);
+  let existing = known.get(congressBillId);
+  if (!existing) known.set(congressBillId, (existing = new Map()));
+  const fresh = await nextIds(db, new Set(list.map(titleOf).filter((t) => !existing.has(t))).size);
   return list.map((a) => {
     const senate = s(a.chamber) === 's';
+    const title = titleOf(a);
+    // Ids given here are remembered: the same bill met again in this run keeps them.
+    let id = existing.get(title);
+    if (id === undefined) existing.set(title, (id = fresh.shift()!));
     return {
-      amendment_id: existing.get(titleOf(a)) ?? fresh.shift()!, adopted: 0, body_id: senate ? 115 : 114, date: null, title: titleOf(a), desc: '',
+      amendment_id: id, adopted: 0, body_id: senate ? 115 : 114, date: null, title, desc: '',
       mime_id: 1, size: 0, hash: '', state_url: `https://www.congress.gov/amendment/${congress}th-congress/${senate ? 'senate' : 'house'}-amendment/${s(a.number)}`,
     };
   });

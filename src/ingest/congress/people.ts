@@ -19,7 +19,7 @@ export interface Mention {
  * something); `row`: a placeholder's stored row, as the run found it, to tell without a query
  * whether a mention would change it.
  */
-export type PeopleCache = Map<string, { people_id: number; party: boolean; first: boolean; row?: Row }>;
+export type PeopleCache = Map<string, { people_id: number; party: boolean; first: boolean; row?: Row; seen?: Set<string> }>;
 
 /** "0" (at large) → "At-Large"; senators have no district. */
 export function houseDistrict(v: unknown): string {
@@ -51,6 +51,13 @@ export async function preloadPeople(db: Queryable, cache: PeopleCache): Promise<
 export async function congressPerson(db: Queryable, cache: PeopleCache, m: Mention): Promise<number> {
   const key = `${m.scheme}:${m.id}`;
   const known = cache.get(key);
+  // A placeholder only has its blanks filled, so a mention it has already met (a member's every
+  // vote in a Congress reads the same) cannot change it again: it is compared once.
+  if (known?.row) {
+    const sig = JSON.stringify([m.name, m.first, m.last, m.party, m.state, m.district]);
+    if (known.seen?.has(sig)) return known.people_id;
+    (known.seen ??= new Set()).add(sig);
+  }
   const pid = partyId(m.party);
   const split = m.first.trim() || m.last.trim()
     ? { first_name: m.first.trim(), last_name: m.last.trim(), middle_name: '', suffix: '', nickname: '' }
