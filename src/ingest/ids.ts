@@ -4,7 +4,9 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/pool.js';
 
-const LOW = 2 ** 32;
+/** Where derived people_ids begin. */
+export const DERIVED_LOW = 2 ** 32;
+const LOW = DERIVED_LOW;
 const SPAN = 2 ** 53 - 2 ** 32;
 
 /** Deterministic people_id in [2^32, 2^53) for an external id such as ('bioguide', 'B001314'). */

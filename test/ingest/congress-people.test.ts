@@ -4,10 +4,13 @@
 // their blanks writes and one that adds nothing (a re-import) asks nothing. A Congress bill's content hash does not depend on the id it is given before the
 // write (it is written through the grouped bill write since it has one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { congressPerson, preloadPeople, type Mention, type PeopleCache } from '../../src/ingest/congress/people.js';
+import { congressPerson, PeopleCache, preloadPeople, type Mention } from '../../src/ingest/congress/people.js';
 import { billHash, type BillRecord } from '../../src/ingest/bills.js';
 import { contentHash } from '../../src/ingest/ids.js';
 import { upsertPerson, type PersonRecord } from '../../src/ingest/people.js';
+import { BatchWriter } from '../../src/ingest/batch.js';
+import { derivedPeopleId } from '../../src/ingest/ids.js';
+import { ImportReport } from '../../src/ingest/report.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;
@@ -30,7 +33,7 @@ describe('Congress people cache', () => {
   it('preloads members with a full record, and placeholders with their rows', async () => {
     const full = await upsertPerson(db.pool, person('Z000001', false, 1));
     const stub = await upsertPerson(db.pool, person('Z000002', true, 0));
-    const cache: PeopleCache = new Map();
+    const cache = new PeopleCache();
     await preloadPeople(db.pool, cache);
     expect(cache.get('bioguide:Z000001')).toEqual({ people_id: full.people_id, party: true, first: true });
     expect(cache.get('bioguide:Z000002')).toMatchObject({ people_id: stub.people_id, row: { bioguide_id: 'Z000002', import_hash: 'stub' } });
@@ -50,7 +53,7 @@ describe('Congress people cache', () => {
     expect(filled).toMatchObject({ first_name: 'Pat', party_id: 1 });
 
     // The next run (a re-import): the same mention adds nothing, so nothing is asked or written.
-    const again: PeopleCache = new Map();
+    const again = new PeopleCache();
     await preloadPeople(db.pool, again);
     queries = 0;
     expect(await congressPerson(counting, again, mention('Z000002'))).toBe(stub.people_id);
@@ -60,6 +63,40 @@ describe('Congress people cache', () => {
     expect(await congressPerson(counting, again, { ...mention('Z000002'), district: 5 })).toBe(stub.people_id);
     expect(queries).toBe(0);
     expect((await db.pool.query('SELECT district FROM people WHERE people_id = $1', [stub.people_id])).rows[0].district).toBe('2');
+  });
+});
+
+describe('Congress placeholders of a batch', () => {
+  const sponsor = (id: string): Mention => ({ scheme: 'bioguide', id, name: 'Doe, Jane', first: '', last: '', party: '', state: 'CA', district: 12 });
+  const voter = (id: string): Mention => ({ scheme: 'bioguide', id, name: 'Jane Doe', first: 'Jane', last: 'Doe', party: 'R', state: 'CA', district: undefined });
+  const cols = 'people_id, name, first_name, last_name, party_id, party_name, district, external_ids, source, import_hash';
+
+  it('are made in memory, every mention merged, and written once with the batch: the same rows as one write per mention', async () => {
+    // The old way, for comparison: no complete cache, so every mention looks up and writes.
+    const one = new PeopleCache();
+    await congressPerson(db.pool, one, sponsor('Z000010'));
+    await congressPerson(db.pool, one, voter('Z000010'));
+
+    const cache = new PeopleCache();
+    await preloadPeople(db.pool, cache);
+    const w = new BatchWriter(db.pool, new ImportReport('congress'), 500);
+    const ids: number[] = [];
+    let queries = 0;
+    await w.run('bills', 'f', async (q, bw) => {
+      const counting = { query: ((...a: unknown[]) => { queries++; return (q.query as (...x: unknown[]) => unknown)(...a); }) as typeof q.query };
+      ids.push(await congressPerson(counting, cache, sponsor('Z000011'), bw));
+      ids.push(await congressPerson(counting, cache, voter('Z000011'), bw));
+      ids.push(await congressPerson(counting, cache, voter('Z000011'), bw));
+    });
+    // one look-up of the derived ids in use, nothing per mention; nothing written before the commit
+    expect(queries).toBe(1);
+    expect(ids).toEqual(Array(3).fill(derivedPeopleId('bioguide', 'Z000011')));
+    expect((await db.pool.query('SELECT 1 FROM people WHERE bioguide_id = $1', ['Z000011'])).rows).toEqual([]);
+    await w.close();
+    const [made] = (await db.pool.query(`SELECT ${cols} FROM people WHERE bioguide_id = 'Z000011'`)).rows;
+    const [old] = (await db.pool.query(`SELECT ${cols} FROM people WHERE bioguide_id = 'Z000010'`)).rows;
+    expect(made).toMatchObject({ first_name: 'Jane', last_name: 'Doe', party_id: 2, district: '12', import_hash: 'stub' });
+    expect({ ...made, people_id: 0 }).toEqual({ ...old, people_id: 0 });
   });
 });
 

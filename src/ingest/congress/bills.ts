@@ -11,7 +11,7 @@ import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
 import { contentHash, nextIds } from '../ids.js';
 import { latest, utcDay } from '../dates.js';
-import { congressPerson, preloadPeople, type PeopleCache } from './people.js';
+import { congressPerson, PeopleCache, preloadPeople } from './people.js';
 import { amendments, preloadAmendments, preloadCommittees, referrals, resolveRelatedBills, type AmendmentIds, type CommitteeCache } from './parts.js';
 import { congressSession } from './session.js';
 import { readAhead } from '../readahead.js';
@@ -99,7 +99,7 @@ function validateBill(d: Obj): void {
   if (!d.bill_id || !d.number) throw new RecordError('missing bill_id or number', d.bill_id ? 'number' : 'bill_id');
 }
 
-async function billRecord(db: Queryable, cache: Cache, d: Obj): Promise<BillRecord> {
+async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): Promise<BillRecord> {
   validateBill(d);
   const type = s(d.bill_type);
   const body = type.startsWith('s') ? 115 : 114;
@@ -107,7 +107,7 @@ async function billRecord(db: Queryable, cache: Cache, d: Obj): Promise<BillReco
   const sponsorList = [d.sponsor as Obj | null, ...((d.cosponsors as Obj[] | undefined) ?? []).filter((c) => !c.withdrawn_at)].filter((x): x is Obj => !!x?.bioguide_id);
   const sponsors = [];
   for (const [i, sp] of sponsorList.entries()) {
-    const people_id = await congressPerson(db, cache.people, { scheme: 'bioguide', id: s(sp.bioguide_id), name: s(sp.name), first: '', last: '', party: '', state: s(sp.state), district: sp.district });
+    const people_id = await congressPerson(db, cache.people, { scheme: 'bioguide', id: s(sp.bioguide_id), name: s(sp.name), first: '', last: '', party: '', state: s(sp.state), district: sp.district }, w);
     sponsors.push({ people_id, sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
   }
   const actions = (d.actions as Obj[] | undefined) ?? [];
@@ -141,7 +141,7 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
   const subjects = new SubjectIndex();
   // Amendment ids survive a rolled-back batch: each is stored or was drawn from the sequence for
   // that amendment, so reusing it on the replay is right either way.
-  const cache: Cache = { people: new Map(), sessions: new Map(), committees: new Map(), amendments: new Map() };
+  const cache: Cache = { people: new PeopleCache(), sessions: new Map(), committees: new Map(), amendments: new Map() };
   const writer = new BatchWriter(pool, report, 500, () => {
     cache.people.clear();
     cache.sessions.clear();
@@ -180,7 +180,7 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
         }
         if (pass === 'bills') {
           await writer.run(entity, file, async (db, w) => {
-            const rec = await billRecord(db, cache, d);
+            const rec = await billRecord(db, w, cache, d);
             rec.bill.bill_id = await ids.get(db, rec.externalKey![1]);
             return upsertBill(db, rec, subjects, w);
           });
@@ -221,7 +221,7 @@ async function vote(db: Queryable, w: BatchWriter, cache: Cache, ids: VoteIds, d
       const people_id = await congressPerson(db, cache.people, {
         scheme: senate ? 'lis' : 'bioguide', id: s(m.id), name: s(m.display_name).replace(/\s*\(.*\)$/, ''), first: s(m.first_name), last: s(m.last_name),
         party: s(m.party), state: s(m.state), district: undefined,
-      });
+      }, w);
       members.push({ people_id, vote_id });
       tally[(['', 'yea', 'nay', 'nv', 'absent'] as const)[vote_id] as 'yea']++;
     }

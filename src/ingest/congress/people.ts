@@ -4,8 +4,10 @@
 // and House district. Later mentions fill what earlier ones left blank (people.ts merge), and a
 // full congress-legislators record overrides them all.
 import type { Queryable } from '../../db/pool.js';
+import type { BatchWriter, Group } from '../batch.js';
+import { DERIVED_LOW } from '../ids.js';
 import { splitPublishedName } from '../names.js';
-import { mergedIfChanged, upsertPerson, type PersonRecord, type Row } from '../people.js';
+import { COLS, derivedId, mergedIfChanged, recordRow, upsertPerson, type PersonRecord, type Row } from '../people.js';
 import { PARTY_NAMES, partyId } from '../reference.js';
 
 export interface Mention {
@@ -14,12 +16,29 @@ export interface Mention {
   district: unknown;
 }
 
+interface Known { people_id: number; party: boolean; first: boolean; row?: Row; seen?: Set<string> }
+
 /**
  * People by member id, with what was already written for them (to know when a mention adds
- * something); `row`: a placeholder's stored row, as the run found it, to tell without a query
- * whether a mention would change it.
+ * something); `row`: a placeholder's row as it stands (stored, or made in this run and queued),
+ * to tell without a query whether a mention would change it.
  */
-export type PeopleCache = Map<string, { people_id: number; party: boolean; first: boolean; row?: Row; seen?: Set<string> }>;
+export class PeopleCache extends Map<string, Known> {
+  /**
+   * True once preloadPeople has loaded every member the database knows: a member missing from
+   * the cache is then new, and its placeholder is made in memory and written with its batch.
+   * Cleared with the cache (a batch rolled back): mentions then look members up one by one.
+   */
+  complete = false;
+  /** people_ids of the derived range already in use (loaded on the first new member) */
+  taken?: Set<number>;
+
+  override clear(): void {
+    super.clear();
+    this.complete = false;
+    this.taken = undefined;
+  }
+}
 
 /** "0" (at large) → "At-Large"; senators have no district. */
 export function houseDistrict(v: unknown): string {
@@ -46,15 +65,56 @@ export async function preloadPeople(db: Queryable, cache: PeopleCache): Promise<
     const stub = row.import_hash === 'stub';
     cache.set(key, stub ? { people_id: Number(row.people_id), party: false, first: false, row: row as Row } : { people_id: Number(row.people_id), party: true, first: true });
   }
+  cache.complete = true;
 }
 
-export async function congressPerson(db: Queryable, cache: PeopleCache, m: Mention): Promise<number> {
+/**
+ * Placeholders made or filled in memory during a batch, written when it commits: one statement
+ * per batch instead of a look-up and a write per mention. The same upsert as upsertPerson's.
+ */
+class PlaceholderWrites implements Group {
+  private readonly rows = new Map<number, Record<string, unknown>>();
+
+  add(row: Record<string, unknown>): void {
+    this.rows.set(Number(row.people_id), row);
+  }
+
+  clear(): void {
+    this.rows.clear();
+  }
+
+  async flush(db: Queryable): Promise<void> {
+    if (!this.rows.size) return;
+    const rows = [...this.rows.values()];
+    this.rows.clear();
+    await db.query(
+      `INSERT INTO people (people_id, ${COLS.join(', ')}, updated)
+       SELECT people_id, ${COLS.join(', ')}, now() FROM json_populate_recordset(NULL::people, $1::json)
+       ON CONFLICT (people_id) DO UPDATE SET ${COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated = now()`,
+      [JSON.stringify(rows)]);
+  }
+}
+
+/** A new member's people_id: derived from its id, moved past a collision as newPeopleId does. */
+async function freshId(db: Queryable, cache: PeopleCache, rec: PersonRecord): Promise<number> {
+  cache.taken ??= new Set((await db.query<{ id: string }>(`SELECT people_id::text AS id FROM people WHERE people_id >= $1`, [DERIVED_LOW])).rows.map((r) => Number(r.id)));
+  let id = derivedId(rec)!;
+  while (cache.taken.has(id)) id += 1;
+  cache.taken.add(id);
+  return id;
+}
+
+/**
+ * The people_id of the member a mention names, creating or filling its placeholder. With `w` and
+ * a complete cache, placeholders are made and filled in memory and written with the batch.
+ */
+export async function congressPerson(db: Queryable, cache: PeopleCache, m: Mention, w?: BatchWriter): Promise<number> {
   const key = `${m.scheme}:${m.id}`;
   const known = cache.get(key);
   // A placeholder only has its blanks filled, so a mention it has already met (a member's every
   // vote in a Congress reads the same) cannot change it again: it is compared once.
+  const sig = JSON.stringify([m.name, m.first, m.last, m.party, m.state, m.district]);
   if (known?.row) {
-    const sig = JSON.stringify([m.name, m.first, m.last, m.party, m.state, m.district]);
     if (known.seen?.has(sig)) return known.people_id;
     (known.seen ??= new Set()).add(sig);
   }
@@ -71,9 +131,25 @@ export async function congressPerson(db: Queryable, cache: PeopleCache, m: Menti
     name: [split.first_name, split.middle_name, split.last_name, split.suffix].filter(Boolean).join(' ') || m.name, ...split,
     district: senate ? '' : houseDistrict(m.district), extra: m.state ? { state: m.state } : {}, active: true, stub: true,
   };
-  // A placeholder found by the preload that this mention leaves as it is: nothing to write or ask.
-  if (known?.row && !mergedIfChanged(known.row, rec)) return known.people_id;
+  const flags = { party: (known?.party ?? false) || pid > 0, first: (known?.first ?? false) || !!split.first_name };
+  if (known?.row) {
+    const merged = mergedIfChanged(known.row, rec);
+    // A placeholder this mention leaves as it is: nothing to write or ask.
+    if (!merged) return known.people_id;
+    if (w && cache.complete) {
+      const row = { ...merged, people_id: known.people_id } as Row;
+      cache.set(key, { ...known, ...flags, row });
+      w.group('congress-people', () => new PlaceholderWrites()).add(row);
+      return known.people_id;
+    }
+  } else if (!known && w && cache.complete) {
+    // Not in the database when the run began, nor met since: a new placeholder.
+    const row = { ...recordRow(rec), people_id: await freshId(db, cache, rec) } as Row;
+    cache.set(key, { people_id: row.people_id, ...flags, row, seen: new Set([sig]) });
+    w.group('congress-people', () => new PlaceholderWrites()).add(row);
+    return row.people_id;
+  }
   const { people_id } = await upsertPerson(db, rec);
-  cache.set(key, { people_id, party: (known?.party ?? false) || pid > 0, first: (known?.first ?? false) || !!split.first_name });
+  cache.set(key, { people_id, ...flags });
   return people_id;
 }
