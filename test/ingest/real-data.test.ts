@@ -9,6 +9,8 @@ import { importLegiscan } from '../../src/ingest/legiscan/import.js';
 import { importOpenStatesPeople } from '../../src/ingest/openstates/import.js';
 import { XMLParser } from 'fast-xml-parser';
 import { parse as parseYaml } from 'yaml';
+import type pg from 'pg';
+import { createPool } from '../../src/db/pool.js';
 import { testApp } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
@@ -80,6 +82,36 @@ describe.skipIf(!present)('real data', () => {
     const ms = (await db.pool.query(`SELECT first_name, last_name, chamber, district, party_name FROM people WHERE openstates_id = 'ocd-person/c012fed5-c753-4a01-9c3c-9924d178c24d'`)).rows[0];
     expect(ms).toEqual({ first_name: 'Albert', last_name: 'Butler', chamber: 'Senate', district: '37', party_name: 'Democrat' });
     expect(r.get('people').skipped).toBe(readdirSync(path.join(root, 'pr/legislature')).length);
+
+    // Every subcommittee points at its parent after the first import, whatever the file order
+    // (189 files name a parent; many sort before it).
+    const parents = new Map<string, string>();
+    for (const st of readdirSync(root).filter((x) => x !== 'pr' && existsSync(path.join(root, x, 'committees')))) {
+      for (const f of readdirSync(path.join(root, st, 'committees'))) {
+        const text = readFileSync(path.join(root, st, 'committees', f), 'utf8');
+        const parent = /^parent: (\S+)$/m.exec(text)?.[1];
+        if (parent) parents.set(/^id: (\S+)$/m.exec(text)![1]!, parent);
+      }
+    }
+    expect(parents.size).toBeGreaterThan(100);
+    const stored = new Map((await db.pool.query(`SELECT c.external_ids->>'openstates' AS id, p.external_ids->>'openstates' AS parent
+      FROM committees c LEFT JOIN committees p ON p.committee_id = c.parent_id WHERE c.external_ids ? 'openstates' AND c.committee_type = 'subcommittee'`)).rows.map((x) => [x.id, x.parent]));
+    expect(stored).toEqual(parents);
+    // …so a re-import finds every committee as it left it, from one query for the run: no
+    // look-up per committee (every statement of the import's connections is seen here).
+    const statements: string[] = [];
+    const pool = createPool(db.url, 4, 'lds-test');
+    pool.on('connect', (client: pg.PoolClient) => {
+      const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+      (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+        statements.push(typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string })?.text));
+        return query(...a);
+      };
+    });
+    const again = await importOpenStatesPeople(pool, root).finally(() => pool.end());
+    expect(again.get('committees')).toMatchObject({ inserted: 0, updated: 0 });
+    expect(again.get('people')).toMatchObject({ inserted: 0, updated: 0 });
+    expect(statements.filter((q) => /FROM committees WHERE external_ids \? 'openstates' AND/.test(q))).toEqual([]);
   }, 300_000);
 
   it('LegiScan MS 2014 XML: 2,998 bills, 1,923 roll calls with member votes, sponsors and history', async () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from '../../db/pool.js';
 import { BatchWriter } from '../batch.js';
-import { memberRole, upsertCommittee } from '../committees.js';
+import { CommitteeIndex, memberRole, upsertCommittee } from '../committees.js';
 import { splitPublishedName } from '../names.js';
 import { queuePerson } from '../people-group.js';
 import type { PersonIds } from '../people.js';
@@ -65,10 +65,39 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
   const root = (await fs.stat(path.join(target, 'data')).catch(() => null))?.isDirectory() ? path.join(target, 'data') : target;
   const states = (await fs.readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   const byOcd = new Map<string, number>();
-  const writer = new BatchWriter(pool, report, 500, () => byOcd.clear());
+  const committees = new CommitteeIndex('openstates');
+  const writer = new BatchWriter(pool, report, 500, () => {
+    byOcd.clear();
+    committees.reset();
+  });
+  const writeCommittee = async (file: string, c: Obj, stateId: number) => {
+    const id = String(c.id);
+    const chamber = String(c.chamber ?? '');
+    const body = chamber === 'lower' || chamber === 'upper' ? ref.body(stateId, chamber === 'lower' ? 1 : 2) : undefined;
+    let unknown = 0;
+    await writer.run('committees', file, async (db, w) => {
+      const members = [];
+      unknown = 0;
+      for (const m of (Array.isArray(c.members) ? c.members : []) as Obj[]) {
+        const pid = m.person_id ? byOcd.get(String(m.person_id)) ?? (await db.query<{ people_id: number }>('SELECT people_id FROM people WHERE openstates_id = $1', [m.person_id])).rows[0]?.people_id : undefined;
+        if (pid) members.push({ people_id: pid, role: memberRole(String(m.role ?? '')) });
+        else unknown++;
+      }
+      const links = (Array.isArray(c.links) ? c.links : []) as Obj[];
+      return (await upsertCommittee(db, {
+        key: ['openstates', id], state_id: stateId, body_id: body?.body_id ?? null,
+        chamber: body?.body_short ?? (chamber === 'legislature' ? 'Joint' : chamber), committee_name: String(c.name),
+        committee_type: c.parent ? 'subcommittee' : String(c.classification ?? 'committee') === 'committee' ? 'standing' : String(c.classification),
+        website_url: String(links[0]?.url ?? ''), description: '', parent_key: c.parent ? ['openstates', String(c.parent)] : undefined,
+        source: 'openstates', external_ids: {}, members,
+      }, w, committees)).outcome;
+    });
+    for (let i = 0; i < unknown; i++) report.skip('committee members', 'member without a known Open States person id');
+  };
   // YAML parsing is most of this import's CPU: worker threads do it beside the writes.
   const parsers = new ParsePool();
   try {
+    await committees.load(pool);
     for (const st of states) {
       const stateId = ref.stateByAbbr.get(st.toUpperCase());
       const groups: [string, boolean][] = [['legislature', true], ['retired', false]];
@@ -100,6 +129,9 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
         for (const _ of committeeFiles) { report.tick(); report.skip('committees', `jurisdiction ${st} is not covered`); }
         continue;
       }
+      // A subcommittee is written after its parent, so its parent_id is set by the first import:
+      // files come in name order, which often puts a subcommittee before its parent.
+      const deferred: { file: string; c: Obj }[] = [];
       for await (const { file, data, error } of parsers.files({ kind: 'yaml' }, committeeFiles)) {
         report.tick();
         let c: Obj;
@@ -112,28 +144,17 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
           report.problem('committees', file, err);
           continue;
         }
-        const id = String(c.id);
-        const chamber = String(c.chamber ?? '');
-        const body = chamber === 'lower' || chamber === 'upper' ? ref.body(stateId, chamber === 'lower' ? 1 : 2) : undefined;
-        let unknown = 0;
-        await writer.run('committees', file, async (db, w) => {
-          const members = [];
-          unknown = 0;
-          for (const m of (Array.isArray(c.members) ? c.members : []) as Obj[]) {
-            const pid = m.person_id ? byOcd.get(String(m.person_id)) ?? (await db.query<{ people_id: number }>('SELECT people_id FROM people WHERE openstates_id = $1', [m.person_id])).rows[0]?.people_id : undefined;
-            if (pid) members.push({ people_id: pid, role: memberRole(String(m.role ?? '')) });
-            else unknown++;
-          }
-          const links = (Array.isArray(c.links) ? c.links : []) as Obj[];
-          return (await upsertCommittee(db, {
-            key: ['openstates', id], state_id: stateId, body_id: body?.body_id ?? null,
-            chamber: body?.body_short ?? (chamber === 'legislature' ? 'Joint' : chamber), committee_name: String(c.name),
-            committee_type: c.parent ? 'subcommittee' : String(c.classification ?? 'committee') === 'committee' ? 'standing' : String(c.classification),
-            website_url: String(links[0]?.url ?? ''), description: '', parent_key: c.parent ? ['openstates', String(c.parent)] : undefined,
-            source: 'openstates', external_ids: {}, members,
-          }, w)).outcome;
-        });
-        for (let i = 0; i < unknown; i++) report.skip('committee members', 'member without a known Open States person id');
+        if (c.parent) deferred.push({ file, c });
+        else await writeCommittee(file, c, stateId);
+      }
+      while (deferred.length) {
+        const waiting = new Set(deferred.map((d) => String(d.c.id)));
+        const ready = deferred.filter((d) => !waiting.has(String(d.c.parent)));
+        // Parents that never come (or a cycle): the rest are written as they are.
+        for (const d of ready.length ? ready : [...deferred]) {
+          deferred.splice(deferred.indexOf(d), 1);
+          await writeCommittee(d.file, d.c, stateId);
+        }
       }
     }
     await writer.commit();
