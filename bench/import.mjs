@@ -16,7 +16,6 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { parse } from 'yaml';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 if (!process.argv.includes('--no-build') && !process.argv.includes('--child')) execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
@@ -29,6 +28,7 @@ const { ParsePool } = await import('../dist/ingest/parse-pool.js');
 const { importOpenStatesPeople } = await import('../dist/ingest/openstates/import.js');
 const { importCongressLegislators } = await import('../dist/ingest/congress/legislators.js');
 const { importCongress } = await import('../dist/ingest/congress/bills.js');
+const { parseYaml } = await import('../dist/ingest/yaml.js');
 
 const DATA = path.resolve(ROOT, '../shared/data');
 const MS = path.join(DATA, 'legiscan/xml-ms-2014-regular');
@@ -94,7 +94,7 @@ const CASES = [
   legiscanCase('legiscan-xml', async () => MS),
   legiscanCase('legiscan-json', async () => (jsonDir ??= process.env.LDS_BENCH_JSON_DIR ?? await msAsJson())),
   { name: 'congress-legislators', run: (pool) => importCongressLegislators(pool, path.join(DATA, 'congress-legislators')),
-    parse: async () => parse(await fs.readFile(path.join(DATA, 'congress-legislators/legislators-current.yaml'), 'utf8')).length },
+    parse: async () => parseYaml(await fs.readFile(path.join(DATA, 'congress-legislators/legislators-current.yaml'), 'utf8')).length },
   { name: 'congress-116', bills: async () => (await walk(path.join(DATA, 'congress-116/data/116/bills'), (p) => p.endsWith('data.json'))).length,
     run: (pool) => importCongress(pool, path.join(DATA, 'congress-116/data/116')),
     parse: async () => { const fl = await walk(path.join(DATA, 'congress-116/data/116'), (p) => p.endsWith('data.json')); for (const f of fl) JSON.parse(await fs.readFile(f, 'utf8')); return fl.length; } },

@@ -17,7 +17,7 @@ let parseYaml: ((body: string) => unknown) | undefined;
 
 /** Loads what a kind of chunk needs beyond the LegiScan readers (the YAML parser); call before parseChunk. */
 export async function prepareFor(kind: ParseKind): Promise<void> {
-  if (kind.kind === 'yaml' && !parseYaml) parseYaml = (await import('yaml')).parse;
+  if (kind.kind === 'yaml' && !parseYaml) parseYaml = (await import('./yaml.js')).parseYaml;
 }
 
 function parseOne(req: ChunkRequest, file: string, body: string): Record<string, unknown> {

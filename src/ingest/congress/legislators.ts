@@ -2,7 +2,6 @@
 // with their full id blocks, committees and subcommittees, and committee membership.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
 import type { Pool } from '../../db/pool.js';
 import { BatchWriter } from '../batch.js';
 import { memberRole, upsertCommittee } from '../committees.js';
@@ -11,6 +10,7 @@ import type { PersonRecord } from '../people.js';
 import { PARTY_NAMES, partyId } from '../reference.js';
 import { houseDistrict } from './people.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
+import { parseYaml } from '../yaml.js';
 
 type Obj = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
@@ -38,7 +38,7 @@ export function mapLegislator(m: Obj): PersonRecord {
 }
 
 async function readYaml(file: string): Promise<unknown> {
-  return parse(await fs.readFile(file, 'utf8'));
+  return parseYaml(await fs.readFile(file, 'utf8'));
 }
 
 export async function importCongressLegislators(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
