@@ -5,8 +5,7 @@
 // process) must end with exactly the expected changes, each once; the webhook receiver must have
 // every expected event at least once (deduplicated by webhook-id); the monthly cap must hold across
 // the api processes. Needs DATABASE_URL, NATS_URL and REDIS_URL (CI sets them).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsForChange } from '../../src/webhooks/queue/events.js';
 import { seed } from '../../src/ingest/seed.js';
 import { createKey } from '../../src/keys/store.js';
+import { ensureBuilt } from '../helpers/build.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { ResumingSseClient } from '../helpers/resuming-sse.js';
 import { waitFor } from '../helpers/wait.js';
@@ -84,7 +84,7 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
   const kill = (p: Proc) => p.child.kill('SIGKILL');
 
   beforeAll(async () => {
-    if (!existsSync(path.join(root, 'dist/cli.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+    ensureBuilt();
     db = await freshDatabase();
     await seed(db.pool, { bills: 300, seed: 5 });
     key = (await createKey(db.pool, { org: 'cluster', tier: 'enterprise', burst: 10_000 })).api_key;

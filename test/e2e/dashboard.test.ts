@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { ensureBuilt } from '../helpers/build.js';
 import { startRelay } from '../../src/changes/relay.js';
 import type { Background } from '../../src/background.js';
 import { createLogger } from '../../src/logger.js';
@@ -37,8 +38,8 @@ describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
   let base: string;
 
   beforeAll(async () => {
-    // `lds simulate` runs as the real command from dist/.
-    await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { timeout: 170_000 });
+    // `lds simulate` runs as the real command from dist/ (built once, by whichever file needs it first).
+    ensureBuilt();
     // A short connection life so rotations happen while the simulator writes.
     t = await testApp({ config: { streamRotateMs: 2000, streamRotateJitter: 0, streamHeartbeatMs: 1000 } });
     await seed(t.db.pool, { bills: 300 });
