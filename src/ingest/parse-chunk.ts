@@ -1,6 +1,7 @@
 // One chunk of source files read and parsed, in a worker thread or in-thread. Errors travel as
 // plain { message, field } (a RecordError does not survive the trip between threads).
 import fs from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
 import { compactMembers } from './legiscan/members.js';
 import { parsePayload, type Folder } from './legiscan/parse.js';
 import { RecordError } from './record-error.js';
@@ -8,7 +9,10 @@ import { RecordError } from './record-error.js';
 /** What to parse: a LegiScan dataset file of a folder, or a YAML document (Open States). */
 /** `compact`: roll calls' member lists in their compact form (legiscan/members.ts), for the importer */
 export type ParseKind = { kind: 'legiscan'; folder: Folder; compact?: boolean } | { kind: 'yaml' };
-export type ChunkRequest = ParseKind & { id: number; files: string[] };
+/** A zip entry's bytes as stored (deflated or not), decoded by whoever parses it; `error`: why it cannot be */
+export interface Blob { bytes: Uint8Array; deflated: boolean; error?: string }
+/** `blobs`: the files' contents when they are not on disk (zip entries), in the order of `files` */
+export type ChunkRequest = ParseKind & { id: number; files: string[]; blobs?: Blob[] };
 export interface ParsedFile { file: string; data: Record<string, unknown> | null; error?: { message: string; field?: string } }
 export interface ChunkResult { id: number; files: ParsedFile[] }
 
@@ -33,10 +37,19 @@ function parseOne(req: ChunkRequest, file: string, body: string): Record<string,
   }
 }
 
+function decode(b: Blob): string {
+  if (b.error) throw new RecordError(b.error);
+  try {
+    return (b.deflated ? inflateRawSync(b.bytes) : Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength)).toString('utf8');
+  } catch (err) {
+    throw new RecordError(`unreadable zip entry: ${(err as Error).message}`);
+  }
+}
+
 export function parseChunk(req: ChunkRequest): ChunkResult {
-  const files = req.files.map((file): ParsedFile => {
+  const files = req.files.map((file, i): ParsedFile => {
     try {
-      return { file, data: parseOne(req, file, fs.readFileSync(file, 'utf8')) };
+      return { file, data: parseOne(req, file, req.blobs ? decode(req.blobs[i]!) : fs.readFileSync(file, 'utf8')) };
     } catch (err) {
       return { file, data: null, error: { message: (err as Error).message, field: err instanceof RecordError ? err.field : undefined } };
     }

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { RecordError } from './report.js';
-import { parseChunk, prepareFor, type ChunkRequest, type ChunkResult, type ParseKind } from './parse-chunk.js';
+import { parseChunk, prepareFor, type Blob, type ChunkRequest, type ChunkResult, type ParseKind } from './parse-chunk.js';
 
 export interface Parsed { file: string; data: Record<string, unknown> | null; error?: unknown }
 
@@ -37,12 +37,12 @@ export class ParsePool {
     }
   }
 
-  private parse(req: ChunkRequest): Promise<ChunkResult> {
+  private parse(req: ChunkRequest, transfer: ArrayBuffer[] = []): Promise<ChunkResult> {
     if (!this.workers.length) return prepareFor(req).then(() => parseChunk(req));
     const w = this.workers[this.next++ % this.workers.length]!;
     return new Promise((resolve, reject) => {
       this.waiting.set(req.id, { resolve, reject });
-      w.postMessage(req);
+      w.postMessage(req, transfer);
     });
   }
 
@@ -60,6 +60,58 @@ export class ParsePool {
     while (pending.length) {
       const r = await pending.shift()!;
       fill();
+      for (const f of r.files) {
+        yield { file: f.file, data: f.data, error: f.error ? new RecordError(f.error.message, f.error.field) : undefined };
+      }
+    }
+  }
+
+  /**
+   * Contents that are not files on disk (zip entries, inflated by the workers), parsed in the
+   * order given. The source is read a few chunks ahead, so reading it overlaps the parsing and
+   * whatever the caller does with the results.
+   */
+  async *blobs(kind: ParseKind, source: AsyncIterable<{ file: string; blob: Blob }>): AsyncGenerator<Parsed> {
+    const it = source[Symbol.asyncIterator]();
+    const pending: Promise<ChunkResult>[] = [];
+    let ended = false;
+    // One fill at a time (chained), so chunks are cut from the source in order.
+    const fill = async () => {
+      while (!ended && pending.length < AHEAD * Math.max(1, this.workers.length)) {
+        const files: string[] = [];
+        const blobs: Blob[] = [];
+        while (files.length < CHUNK) {
+          const r = await it.next();
+          if (r.done) {
+            ended = true;
+            break;
+          }
+          files.push(r.value.file);
+          blobs.push(r.value.blob);
+        }
+        if (!files.length) continue;
+        // The chunk's bytes packed into one buffer of its own, handed to the worker without a copy
+        // (the blobs may be views into something much larger, such as the whole zip).
+        const packed = new Uint8Array(blobs.reduce((n, b) => n + b.bytes.byteLength, 0));
+        let at = 0;
+        const views = blobs.map((b) => {
+          packed.set(b.bytes, at);
+          at += b.bytes.byteLength;
+          return { ...b, bytes: packed.subarray(at - b.bytes.byteLength, at) };
+        });
+        pending.push(this.parse({ ...kind, id: this.seq++, files, blobs: views }, [packed.buffer]));
+      }
+    };
+    let filling = fill();
+    filling.catch(() => undefined); // surfaced below, when the results run out
+    for (;;) {
+      if (!pending.length) {
+        await filling;
+        if (!pending.length) return;
+      }
+      const r = await pending.shift()!;
+      filling = filling.then(fill);
+      filling.catch(() => undefined);
       for (const f of r.files) {
         yield { file: f.file, data: f.data, error: f.error ? new RecordError(f.error.message, f.error.field) : undefined };
       }

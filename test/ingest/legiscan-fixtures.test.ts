@@ -168,21 +168,25 @@ describe('LegiScan import: a batch that fails in the database', () => {
   });
 });
 
-/** A stored (uncompressed) zip, entries in the given order: enough for yauzl and getDataset's layout. */
-function storedZip(entries: [string, string][]): Buffer {
+/**
+ * A zip with entries in the given order, each stored (method 0, the default), deflated (8) or
+ * marked with another method (its bytes left as they are): enough for yauzl and getDataset's layout.
+ */
+function makeZip(entries: [string, string, number?][]): Buffer {
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
-  for (const [name, body] of entries) {
-    const data = Buffer.from(body);
+  for (const [name, body, method = 0] of entries) {
+    const raw = Buffer.from(body);
+    const data = method === 8 ? zlib.deflateRawSync(raw) : raw;
     const fname = Buffer.from(name);
-    const crc = zlib.crc32(data);
+    const crc = zlib.crc32(raw);
     const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(10, 4); local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18); local.writeUInt32LE(data.length, 22); local.writeUInt16LE(fname.length, 26);
+    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4); local.writeUInt16LE(method, 8); local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18); local.writeUInt32LE(raw.length, 22); local.writeUInt16LE(fname.length, 26);
     const dir = Buffer.alloc(46);
-    dir.writeUInt32LE(0x02014b50, 0); dir.writeUInt16LE(20, 4); dir.writeUInt16LE(10, 6); dir.writeUInt32LE(crc, 16);
-    dir.writeUInt32LE(data.length, 20); dir.writeUInt32LE(data.length, 24); dir.writeUInt16LE(fname.length, 28); dir.writeUInt32LE(offset, 42);
+    dir.writeUInt32LE(0x02014b50, 0); dir.writeUInt16LE(20, 4); dir.writeUInt16LE(20, 6); dir.writeUInt16LE(method, 10); dir.writeUInt32LE(crc, 16);
+    dir.writeUInt32LE(data.length, 20); dir.writeUInt32LE(raw.length, 24); dir.writeUInt16LE(fname.length, 28); dir.writeUInt32LE(offset, 42);
     locals.push(local, fname, data);
     central.push(dir, fname);
     offset += 30 + fname.length + data.length;
@@ -195,26 +199,31 @@ function storedZip(entries: [string, string][]): Buffer {
 }
 
 describe('LegiScan import from a getDataset zip', () => {
-  it('reads people, bills, votes and texts from the zip (hash.md5 last), reporting a malformed entry by zip and entry name', async () => {
+  it('reads people, bills, votes and texts from the zip (hash.md5 last), stored or deflated, reporting a malformed or undecodable entry by zip and entry name', async () => {
     const fresh = await freshDatabase();
     try {
       const src = await writeDataset('zipsrc', 2);
       const base = 'MS/2024-2024_Regular_Session';
-      const entries: [string, string][] = [];
+      const entries: [string, string, number?][] = [];
       for (const f of ['bill', 'people', 'vote', 'text']) {
-        for (const name of await fs.readdir(path.join(src, f))) entries.push([`${base}/${f}/${name}`, await fs.readFile(path.join(src, f, name), 'utf8')]);
+        // bills and votes deflated, as LegiScan's zips are; people and texts stored
+        for (const name of await fs.readdir(path.join(src, f))) entries.push([`${base}/${f}/${name}`, await fs.readFile(path.join(src, f, name), 'utf8'), f === 'bill' || f === 'vote' ? 8 : 0]);
       }
-      entries.push([`${base}/bill/BROKEN.json`, '{"bill": ']);
+      entries.push([`${base}/bill/BROKEN.json`, '{"bill": ', 8]);
+      entries.push([`${base}/bill/BZIP.json`, 'BZh91AY&SY', 12]);
       entries.push([`${base}/hash.md5`, 'd41d8cd98f00b204e9800998ecf8427e']);
       const zip = path.join(dir, 'MS_2024_Regular_Session.zip');
-      await fs.writeFile(zip, storedZip(entries));
+      await fs.writeFile(zip, makeZip(entries));
 
       const report = await importLegiscan(fresh.pool, zip);
       expect(report.get('people').inserted).toBe(1);
-      expect(report.get('bills')).toMatchObject({ inserted: 1, errors: 1 });
+      expect(report.get('bills')).toMatchObject({ inserted: 1, errors: 2 });
       expect(report.get('roll_calls').errors).toBe(0);
       expect(report.get('texts')).toMatchObject({ updated: 1, errors: 0 }); // its header came with the bill
-      expect(report.problems.map((p) => p.file)).toEqual([expect.stringMatching(/MS_2024_Regular_Session\.zip:MS\/2024-2024_Regular_Session\/bill\/BROKEN\.json$/)]);
+      expect(report.problems.map((p) => [p.file, p.message])).toEqual([
+        [expect.stringMatching(/MS_2024_Regular_Session\.zip:MS\/2024-2024_Regular_Session\/bill\/BROKEN\.json$/), expect.stringMatching(/malformed JSON/)],
+        [expect.stringMatching(/MS_2024_Regular_Session\.zip:MS\/2024-2024_Regular_Session\/bill\/BZIP\.json$/), 'zip compression method 12 is not supported'],
+      ]);
       expect((await fresh.pool.query('SELECT status_id FROM bills WHERE bill_id = 777001')).rows).toEqual([{ status_id: 3 }]);
       expect((await fresh.pool.query('SELECT people_id, vote_id FROM roll_call_votes WHERE roll_call_id = 990001')).rows).toEqual([{ people_id: 9001, vote_id: 1 }]);
       expect((await fresh.pool.query('SELECT content FROM bill_texts WHERE text_id = 880001')).rows[0].content).toBe('Section 1. Farm roads.\n');

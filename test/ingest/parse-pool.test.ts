@@ -6,7 +6,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseChunk } from '../../src/ingest/parse-chunk.js';
+import zlib from 'node:zlib';
+import { parseChunk, type Blob } from '../../src/ingest/parse-chunk.js';
 
 const DIST = path.resolve(import.meta.dirname, '../../dist/ingest/parse-pool.js');
 const built = existsSync(DIST);
@@ -41,5 +42,37 @@ describe.skipIf(!built)('parse pool (worker threads)', () => {
     expect(got.map((p) => [p.file, p.data])).toEqual(expected.map((p) => [p.file, p.data]));
     expect(got[77]!.error).toMatchObject({ message: expect.stringMatching(/malformed JSON/) });
     expect(got[150]!.data).toEqual({ bill_id: '9', sponsors: { sponsor: [{ people_id: '1' }] } });
+  });
+
+  it('parses in-memory entries (zip blobs, stored or deflated, views into one buffer) as in-thread parsing does, leaving that buffer whole', async () => {
+    const { ParsePool } = (await import(DIST)) as typeof import('../../src/ingest/parse-pool.js');
+    const bodies = Array.from({ length: 150 }, (_, i) => (i === 40 ? '{"bill": ' : JSON.stringify({ bill: { bill_id: i + 1, title: `Bill ${i}` } })));
+    const stored = bodies.map((b, i) => (i % 2 ? zlib.deflateRawSync(Buffer.from(b)) : Buffer.from(b)));
+    const whole = Buffer.concat(stored);
+    let at = 0;
+    const blobs: Blob[] = stored.map((b, i) => {
+      at += b.length;
+      return { bytes: whole.subarray(at - b.length, at), deflated: i % 2 === 1 };
+    });
+    blobs.push({ bytes: new Uint8Array(0), deflated: false, error: 'encrypted zip entry' });
+    const names = blobs.map((_, i) => `zip:bill/B${i}.json`);
+    async function* source() {
+      for (const [i, blob] of blobs.entries()) yield { file: names[i]!, blob };
+    }
+    const pool = new ParsePool(2);
+    const got = [];
+    try {
+      for await (const p of pool.blobs({ kind: 'legiscan', folder: 'bill' }, source())) got.push(p);
+    } finally {
+      await pool.close();
+    }
+    const expected = parseChunk({ kind: 'legiscan', folder: 'bill', id: 0, files: names, blobs }).files;
+    expect(got.map((p) => [p.file, p.data])).toEqual(expected.map((p) => [p.file, p.data]));
+    expect(got[3]!.data).toEqual({ bill_id: 4, title: 'Bill 3' });
+    expect(got[40]!.error).toMatchObject({ message: expect.stringMatching(/malformed JSON/) });
+    expect(got[150]!.error).toMatchObject({ message: 'encrypted zip entry' });
+    // the chunks went to the workers as copies: the source buffer is still readable
+    expect(whole.byteLength).toBe(at);
+    expect(zlib.inflateRawSync(whole.subarray(stored[0]!.length, stored[0]!.length + stored[1]!.length)).toString()).toBe(bodies[1]);
   });
 });

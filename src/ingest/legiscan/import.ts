@@ -19,7 +19,7 @@ import { legiscanSession } from './session.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
 import { ParsePool } from '../parse-pool.js';
 import { eachMember } from './members.js';
-import { FOLDERS, countFiles, datasetRoots, firstPayload, readFolder, readZipFolder, type Folder, type Payload } from './read.js';
+import { FOLDERS, countFiles, datasetRoots, firstPayload, openZipDataset, readFolder, readZipFolder, zipFileCount, type Folder, type Payload } from './read.js';
 
 type Obj = Record<string, unknown>;
 const ENTITY: Record<Folder, string> = { people: 'people', bill: 'bills', vote: 'roll_calls', text: 'texts', amendment: 'amendments', supplement: 'supplements' };
@@ -39,10 +39,11 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   };
   const size = opts.batchSize ?? 500;
   const writer: RecordWriter = PipelinedWriter.fits(pool) ? new PipelinedWriter(pool, report, size, reset) : new BatchWriter(pool, report, size, reset);
-  const isZip = target.toLowerCase().endsWith('.zip');
+  const zip = target.toLowerCase().endsWith('.zip') ? await openZipDataset(target) : undefined;
+  const isZip = zip !== undefined;
   const roots = isZip ? [target] : await datasetRoots(target);
   if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
-  if (!isZip) report.expect(await countFiles(roots));
+  report.expect(zip ? zipFileCount(zip) : await countFiles(roots));
   const ctx = { pool, ref, subjects, writer, report, peopleMap, sessions, bills };
   const parsers = new ParsePool();
   try {
@@ -50,7 +51,7 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
       const state = isZip ? 0 : await datasetState(root, ref);
       // The next folder's first files are read and parsed while this folder's last batches commit.
       const open = (folder: Folder) => {
-        const source = isZip ? readZipFolder(root, folder) : readFolder(root, folder, parsers, true);
+        const source = zip ? readZipFolder(zip, folder, parsers, true) : readFolder(root, folder, parsers, true);
         const first = source.next();
         first.catch(() => undefined); // surfaced when the folder's turn comes
         return { source, first };
@@ -61,7 +62,6 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
         const { source, first } = next;
         let files = 0;
         for (let r = await first; !r.done; r = await source.next()) {
-          if (isZip) report.expect(1);
           await handle(ctx, r.value, state);
           report.tick();
           files++;
