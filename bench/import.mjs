@@ -2,7 +2,7 @@
 // run (the same files read and parsed, no writes). Each importer runs on a fresh database: first
 // import, then a re-import of the same files (nothing changed: the no-op path).
 //
-//   node bench/import.mjs [case ...] [--runs N]   (cases: legiscan-xml legiscan-json congress-legislators congress-116 openstates-people; default all)
+//   node bench/import.mjs [case ...] [--runs N]   (cases: legiscan-xml legiscan-json legiscan-json-zip congress-legislators congress-116 openstates-people; default all)
 //
 // Each case runs N times (default 3), each time in a new Node process on a new database, as a user's
 // `lds import` runs (code not yet compiled, workers not yet started), and reports the median of
@@ -11,6 +11,8 @@
 // table and writes bench/results/import.json with the machine's load average before and after.
 // "legiscan-json" is the MS 2014 dataset rewritten as LegiScan JSON files (same element names,
 // lists as arrays) in a temporary folder: the only real JSON sample (AK, 6 bills) is too small to time.
+// "legiscan-json-zip" is that folder zipped (deflated) as getDataset delivers it, by the system's
+// `zip` command (the case is left out, with a message, where there is none).
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -22,7 +24,7 @@ if (!process.argv.includes('--no-build') && !process.argv.includes('--child')) e
 const { migrate } = await import('../dist/db/migrate.js');
 const { createPool } = await import('../dist/db/pool.js');
 const { importLegiscan } = await import('../dist/ingest/legiscan/import.js');
-const { FOLDERS, readFolder } = await import('../dist/ingest/legiscan/read.js');
+const { FOLDERS, openZipDataset, readFolder, readZipFolder } = await import('../dist/ingest/legiscan/read.js');
 const { XML_LISTS } = await import('../dist/ingest/legiscan/parse.js');
 const { ParsePool } = await import('../dist/ingest/parse-pool.js');
 const { importOpenStatesPeople } = await import('../dist/ingest/openstates/import.js');
@@ -75,6 +77,29 @@ async function parseLegiscan(dir) {
   return n;
 }
 
+async function parseLegiscanZip(file) {
+  const pool = new ParsePool();
+  let n = 0;
+  try {
+    const zip = await openZipDataset(file);
+    for (const f of FOLDERS) for await (const p of readZipFolder(zip, f, pool)) n += p.data ? 1 : 0;
+  } finally {
+    await pool.close();
+  }
+  return n;
+}
+
+/** The JSON folder as a getDataset zip: MS/2014-2014_Regular_Session/{people,bill,vote}/… */
+async function msAsZip() {
+  const json = (jsonDir ??= process.env.LDS_BENCH_JSON_DIR ?? await msAsJson());
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lds-bench-zip-'));
+  const session = path.join(dir, 'MS/2014-2014_Regular_Session');
+  await fs.mkdir(path.dirname(session), { recursive: true });
+  await fs.symlink(json, session);
+  execFileSync('zip', ['-qr', path.join(dir, 'MS_2014_Regular_Session.zip'), 'MS'], { cwd: dir });
+  return path.join(dir, 'MS_2014_Regular_Session.zip');
+}
+
 /** YAML files parsed the way the Open States importer does it: worker threads, in chunks. */
 async function parseYamlFiles(files) {
   const pool = new ParsePool();
@@ -90,9 +115,15 @@ async function parseYamlFiles(files) {
 const legiscanCase = (name, dir) => ({ name, bills: async () => (await fs.readdir(path.join(await dir(), 'bill'))).length,
   run: async (pool) => importLegiscan(pool, await dir()), parse: async () => parseLegiscan(await dir()) });
 let jsonDir;
+let zipFile;
+const haveZip = (() => { try { execFileSync('zip', ['-v'], { stdio: 'ignore' }); return true; } catch { return false; } })();
+if (!haveZip && !process.argv.includes('--child')) console.warn('legiscan-json-zip left out: no zip command on this machine (apt-get install zip)');
 const CASES = [
   legiscanCase('legiscan-xml', async () => MS),
   legiscanCase('legiscan-json', async () => (jsonDir ??= process.env.LDS_BENCH_JSON_DIR ?? await msAsJson())),
+  ...(haveZip ? [{ name: 'legiscan-json-zip', bills: async () => (await fs.readdir(path.join(MS, 'bill'))).length,
+    run: async (pool) => importLegiscan(pool, (zipFile ??= process.env.LDS_BENCH_ZIP ?? await msAsZip())),
+    parse: async () => parseLegiscanZip((zipFile ??= process.env.LDS_BENCH_ZIP ?? await msAsZip())) }] : []),
   { name: 'congress-legislators', run: (pool) => importCongressLegislators(pool, path.join(DATA, 'congress-legislators')),
     parse: async () => parseYaml(await fs.readFile(path.join(DATA, 'congress-legislators/legislators-current.yaml'), 'utf8')).length },
   { name: 'congress-116', bills: async () => (await walk(path.join(DATA, 'congress-116/data/116/bills'), (p) => p.endsWith('data.json'))).length,
@@ -184,7 +215,7 @@ const r2 = (x) => (x === null ? null : +x.toFixed(2));
 
 /** One run in a child process of its own; it prints its result as the last line of its output. */
 async function inChild(k, run) {
-  const env = { ...process.env, ...(jsonDir ? { LDS_BENCH_JSON_DIR: jsonDir } : {}) };
+  const env = { ...process.env, ...(jsonDir ? { LDS_BENCH_JSON_DIR: jsonDir } : {}), ...(zipFile ? { LDS_BENCH_ZIP: zipFile } : {}) };
   const out = await new Promise((resolve, reject) => execFile(process.execPath, [import.meta.filename, '--child', k.name, String(run)],
     { env, maxBuffer: 1 << 24 }, (err, stdout, stderr) => (err ? reject(new Error(`${k.name} run ${run} failed: ${stderr || err.message}`)) : resolve(stdout))));
   return JSON.parse(out.trim().split('\n').at(-1));
@@ -203,6 +234,7 @@ if (childAt >= 0) {
 try {
   for (const k of cases) {
     if (k.name === 'legiscan-json') jsonDir ??= await msAsJson();
+    if (k.name === 'legiscan-json-zip') zipFile ??= await msAsZip();
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await inChild(k, i));
     const m = (key) => median(runs.map((x) => x[key]));
@@ -227,6 +259,7 @@ try {
 } finally {
   await c.end();
   if (jsonDir) await fs.rm(jsonDir, { recursive: true, force: true });
+  if (zipFile) await fs.rm(path.dirname(zipFile), { recursive: true, force: true });
 }
 const loadAfter = os.loadavg().map((x) => +x.toFixed(2));
 console.table(results.map(({ phases_s: _p, measured_at: _m, import_s_range: range, ...r }) => ({ ...r, import_s_range: range.join('–') })));
