@@ -209,6 +209,9 @@ describe('LegiScan import from a getDataset zip', () => {
         // bills and votes deflated, as LegiScan's zips are; people and texts stored
         for (const name of await fs.readdir(path.join(src, f))) entries.push([`${base}/${f}/${name}`, await fs.readFile(path.join(src, f, name), 'utf8'), f === 'bill' || f === 'vote' ? 8 : 0]);
       }
+      // a person file without a state (as the XML form has): the dataset's state, from its first bill
+      const { state_id: _s, ...stateless } = { ...person, people_id: 9002, name: 'Sam Nostate', first_name: 'Sam', last_name: 'Nostate', ballotpedia: '', ftm_eid: 0, votesmart_id: 0 };
+      entries.push([`${base}/people/9002.json`, JSON.stringify({ person: stateless }), 8]);
       entries.push([`${base}/bill/BROKEN.json`, '{"bill": ', 8]);
       entries.push([`${base}/bill/BZIP.json`, 'BZh91AY&SY', 12]);
       entries.push([`${base}/hash.md5`, 'd41d8cd98f00b204e9800998ecf8427e']);
@@ -216,7 +219,8 @@ describe('LegiScan import from a getDataset zip', () => {
       await fs.writeFile(zip, makeZip(entries));
 
       const report = await importLegiscan(fresh.pool, zip);
-      expect(report.get('people').inserted).toBe(1);
+      expect(report.get('people').inserted).toBe(2);
+      expect((await fresh.pool.query('SELECT state_id FROM people WHERE people_id = 9002')).rows).toEqual([{ state_id: 24 }]);
       expect(report.get('bills')).toMatchObject({ inserted: 1, errors: 2 });
       expect(report.get('roll_calls').errors).toBe(0);
       expect(report.get('texts')).toMatchObject({ updated: 1, errors: 0 }); // its header came with the bill

@@ -19,7 +19,7 @@ import { legiscanSession } from './session.js';
 import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
 import { ParsePool } from '../parse-pool.js';
 import { eachMember } from './members.js';
-import { FOLDERS, countFiles, datasetRoots, firstPayload, openZipDataset, readFolder, readZipFolder, zipFileCount, type Folder, type Payload } from './read.js';
+import { FOLDERS, countFiles, datasetRoots, firstPayload, firstZipPayload, openZipDataset, readFolder, readZipFolder, zipFileCount, type Folder, type Payload } from './read.js';
 
 type Obj = Record<string, unknown>;
 const ENTITY: Record<Folder, string> = { people: 'people', bill: 'bills', vote: 'roll_calls', text: 'texts', amendment: 'amendments', supplement: 'supplements' };
@@ -40,15 +40,15 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
   const size = opts.batchSize ?? 500;
   const writer: RecordWriter = PipelinedWriter.fits(pool) ? new PipelinedWriter(pool, report, size, reset) : new BatchWriter(pool, report, size, reset);
   const zip = target.toLowerCase().endsWith('.zip') ? await openZipDataset(target) : undefined;
-  const isZip = zip !== undefined;
-  const roots = isZip ? [target] : await datasetRoots(target);
+  const roots = zip ? [target] : await datasetRoots(target);
   if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
   report.expect(zip ? zipFileCount(zip) : await countFiles(roots));
   const ctx = { pool, ref, subjects, writer, report, peopleMap, sessions, bills };
   const parsers = new ParsePool();
   try {
     for (const root of roots) {
-      const state = isZip ? 0 : await datasetState(root, ref);
+      // People files without a state take the dataset's, from its first bill (a zip's too).
+      const state = stateOf(zip ? firstZipPayload(zip, 'bill') : await firstPayload(root, 'bill'), ref);
       // The next folder's first files are read and parsed while this folder's last batches commit.
       const open = (folder: Folder) => {
         const source = zip ? readZipFolder(zip, folder, parsers, true) : readFolder(root, folder, parsers, true);
@@ -99,9 +99,8 @@ interface Ctx {
 }
 
 /** The dataset's state, read from its first bill: the older XML people files carry none. */
-async function datasetState(root: string, ref: Reference): Promise<number> {
-  const data = await firstPayload(root, 'bill');
-  return data ? num(data.state_id) || ref.stateByAbbr.get(str(data.state).toUpperCase()) || 0 : 0;
+function stateOf(bill: Record<string, unknown> | undefined, ref: Reference): number {
+  return bill ? num(bill.state_id) || ref.stateByAbbr.get(str(bill.state).toUpperCase()) || 0 : 0;
 }
 
 async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {

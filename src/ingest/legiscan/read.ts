@@ -3,6 +3,7 @@
 //   - the zip getDataset returns (…/bill/*.json, …, last entry hash.md5).
 // Folders are visited people → bill → vote → text so references resolve in one pass.
 import fs from 'node:fs/promises';
+import { inflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { FOLDERS, parsePayload, type Folder } from './parse.js';
@@ -132,6 +133,19 @@ async function* zipBlobs(zip: ZipDataset, folder: Folder): AsyncGenerator<{ file
       yield { file, blob: { bytes: zip.buffer.subarray(start, start + entry.compressedSize), deflated: entry.compressionMethod === 8 } };
     }
   }
+}
+
+/** The first readable entry of a zip folder (the dataset's state comes from its first bill), as firstPayload. */
+export function firstZipPayload(zip: ZipDataset, folder: Folder): Record<string, unknown> | undefined {
+  for (const entry of zip.byFolder.get(folder) ?? []) {
+    if (entry.isEncrypted() || (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)) continue;
+    try {
+      const start = dataStart(zip.buffer, entry);
+      const bytes = zip.buffer.subarray(start, start + entry.compressedSize);
+      return parsePayload(folder, entry.fileName, (entry.compressionMethod === 8 ? inflateRawSync(bytes) : bytes).toString('utf8'));
+    } catch { /* reported when the folder is imported */ }
+  }
+  return undefined;
 }
 
 /**
