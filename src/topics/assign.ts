@@ -6,6 +6,15 @@ import { isInterfaceLabel, topicsForSubject } from './rules.js';
 
 export interface RawSubject { subject_id?: number; name: string }
 
+/** A subject as a state knows it: labels differing only in case are one subject. */
+const subjectKey = (stateId: number | null, name: string) => `${stateId ?? 0}:${name.toLowerCase()}`;
+
+type SubjectRow = { subject_id: number; state_id: number | null; subject_name: string };
+
+/** The topic ids the rule set gives a new subject's label. */
+const topicIdsFor = (topics: Map<string, number>, name: string) =>
+  topicsForSubject(name).map((slug) => topics.get(slug)).filter((t): t is number => t !== undefined);
+
 export class SubjectIndex {
   private readonly ids = new Map<string, number>();
   private topicIds?: Map<string, number>;
@@ -22,15 +31,14 @@ export class SubjectIndex {
   /** subject_id for a raw label in a state, creating the subject (and its topic links) if new. */
   async resolve(db: Queryable, stateId: number, s: RawSubject): Promise<number> {
     const name = s.name.trim();
-    const key = `${stateId}:${name.toLowerCase()}`;
+    const key = subjectKey(stateId, name);
     const known = this.ids.get(key);
     if (known !== undefined) return known;
     const find = () => db.query<{ subject_id: number }>(
       'SELECT subject_id FROM subjects WHERE coalesce(state_id, 0) = $1 AND lower(subject_name) = lower($2)', [stateId, name]);
     let { rows } = await find();
     if (!rows[0]) {
-      const topics = await this.topics(db);
-      const topicIds = topicsForSubject(name).map((slug) => topics.get(slug)).filter((t): t is number => t !== undefined);
+      const topicIds = topicIdsFor(await this.topics(db), name);
       // A source's own subject id is kept when free; otherwise the import sequence issues one.
       // The subject and its topic links go in one statement.
       ({ rows } = await db.query<{ subject_id: number }>(
@@ -70,28 +78,28 @@ export class SubjectIndex {
     for (const { stateId, subjects } of bills) {
       for (const s of subjects) {
         const name = s.name.trim();
-        const key = `${stateId}:${name.toLowerCase()}`;
+        const key = subjectKey(stateId, name);
         if (name && !this.ids.has(key) && !wanted.has(key)) wanted.set(key, { stateId, s, name });
       }
     }
     if (wanted.size === 0) return;
     const list = [...wanted.values()];
-    const learn = (rows: { subject_id: number; state_id: number | null; subject_name: string }[]) => {
+    const learn = (rows: SubjectRow[]) => {
       for (const r of rows) {
-        const key = `${r.state_id ?? 0}:${r.subject_name.toLowerCase()}`;
+        const key = subjectKey(r.state_id, r.subject_name);
         if (wanted.delete(key)) this.ids.set(key, r.subject_id);
       }
     };
-    learn((await db.query<{ subject_id: number; state_id: number | null; subject_name: string }>(
+    learn((await db.query<SubjectRow>(
       `SELECT s.subject_id, s.state_id, s.subject_name FROM subjects s
        JOIN unnest($1::int[], $2::text[]) AS w(state_id, name) ON coalesce(s.state_id, 0) = w.state_id AND lower(s.subject_name) = lower(w.name)`,
       [list.map((x) => x.stateId), list.map((x) => x.name)])).rows);
     const fresh = [...wanted.values()];
     if (!fresh.length) return;
     const topics = await this.topics(db);
-    const links = fresh.flatMap((x) => topicsForSubject(x.name).map((slug) => topics.get(slug)).filter((t): t is number => t !== undefined).map((t) => [x.stateId, x.name, t] as const));
+    const links = fresh.flatMap((x) => topicIdsFor(topics, x.name).map((t) => [x.stateId, x.name, t] as const));
     // As in resolve(): a source's own subject id is kept when free, otherwise the sequence issues one.
-    learn((await db.query<{ subject_id: number; state_id: number | null; subject_name: string }>(
+    learn((await db.query<SubjectRow>(
       `WITH ins AS (
          INSERT INTO subjects (subject_id, state_id, subject_name, is_interface_label)
          SELECT CASE WHEN n.sid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM subjects x WHERE x.subject_id = n.sid) THEN n.sid
