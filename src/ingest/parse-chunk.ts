@@ -37,7 +37,8 @@ function parseOne(req: ChunkRequest, file: string, body: string): Record<string,
   }
 }
 
-function decode(b: Blob): string {
+/** A blob's text: inflated when deflated; a RecordError when it cannot be read. */
+export function decodeBlob(b: Blob): string {
   if (b.error) throw new RecordError(b.error);
   try {
     return (b.deflated ? inflateRawSync(b.bytes) : Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength)).toString('utf8');
@@ -49,7 +50,7 @@ function decode(b: Blob): string {
 export function parseChunk(req: ChunkRequest): ChunkResult {
   const files = req.files.map((file, i): ParsedFile => {
     try {
-      return { file, data: parseOne(req, file, req.blobs ? decode(req.blobs[i]!) : fs.readFileSync(file, 'utf8')) };
+      return { file, data: parseOne(req, file, req.blobs ? decodeBlob(req.blobs[i]!) : fs.readFileSync(file, 'utf8')) };
     } catch (err) {
       return { file, data: null, error: { message: (err as Error).message, field: err instanceof RecordError ? err.field : undefined } };
     }

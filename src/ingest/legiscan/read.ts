@@ -3,11 +3,10 @@
 //   - the zip getDataset returns (…/bill/*.json, …, last entry hash.md5).
 // Folders are visited people → bill → vote → text so references resolve in one pass.
 import fs from 'node:fs/promises';
-import { inflateRawSync } from 'node:zlib';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { FOLDERS, parsePayload, type Folder } from './parse.js';
-import type { Blob } from '../parse-chunk.js';
+import { decodeBlob, type Blob } from '../parse-chunk.js';
 import { ParsePool } from '../parse-pool.js';
 
 export { FOLDERS, parsePayload, type Folder } from './parse.js';
@@ -75,7 +74,7 @@ export async function firstPayload(root: string, folder: Folder): Promise<Record
  * 2014's 5,095 entries: 3 s of CPU, three times the import); dataset zips are a few megabytes to
  * a few tens of megabytes.
  */
-export interface ZipDataset { file: string; buffer: Buffer; entries: yauzl.Entry[]; byFolder: Map<Folder, yauzl.Entry[]> }
+export interface ZipDataset { file: string; buffer: Buffer; byFolder: Map<Folder, yauzl.Entry[]> }
 
 export async function openZipDataset(file: string): Promise<ZipDataset> {
   const buffer = await fs.readFile(file);
@@ -90,7 +89,7 @@ export async function openZipDataset(file: string): Promise<ZipDataset> {
   // In name order (HB2 before HB10), as a folder's files are read: rows then go in by ascending
   // id, which their indexes take fastest, and both forms of a dataset import the same way.
   const byFolder = new Map<Folder, yauzl.Entry[]>(FOLDERS.map((f) => [f, entries.filter((e) => inFolder(e, f)).sort((a, b) => byName(a.fileName, b.fileName))]));
-  return { file, buffer, entries, byFolder };
+  return { file, buffer, byFolder };
 }
 
 /** Where an entry's data begins: after its local header (signature, fixed part, name, extra field). */
@@ -113,36 +112,33 @@ export function zipFileCount(zip: ZipDataset): number {
   return [...zip.byFolder.values()].reduce((n, l) => n + l.length, 0);
 }
 
-/** The entries of one folder, in zip order, as the bytes the zip stores (the parse workers inflate them). */
-async function* zipBlobs(zip: ZipDataset, folder: Folder): AsyncGenerator<{ file: string; blob: Blob }> {
-  for (const entry of zip.byFolder.get(folder) ?? []) {
-    const file = `${zip.file}:${entry.fileName}`;
-    const unreadable = (error: string) => ({ file, blob: { bytes: new Uint8Array(0), deflated: false, error } });
-    // reported against the entry by the parser, like any unreadable file
-    if (entry.isEncrypted()) yield unreadable('encrypted zip entry');
-    else if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) yield unreadable(`zip compression method ${entry.compressionMethod} is not supported`);
-    else {
-      let start: number;
-      try {
-        start = dataStart(zip.buffer, entry);
-      } catch (err) {
-        yield unreadable((err as Error).message);
-        continue;
-      }
-      // a view into the zip: the pool packs a chunk's views into one buffer of its own for the worker
-      yield { file, blob: { bytes: zip.buffer.subarray(start, start + entry.compressedSize), deflated: entry.compressionMethod === 8 } };
-    }
+/** An entry as the bytes the zip stores (a view into the zip), or why it cannot be read. */
+function entryBlob(zip: ZipDataset, entry: yauzl.Entry): Blob {
+  const unreadable = (error: string): Blob => ({ bytes: new Uint8Array(0), deflated: false, error });
+  if (entry.isEncrypted()) return unreadable('encrypted zip entry');
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) return unreadable(`zip compression method ${entry.compressionMethod} is not supported`);
+  try {
+    const start = dataStart(zip.buffer, entry);
+    return { bytes: zip.buffer.subarray(start, start + entry.compressedSize), deflated: entry.compressionMethod === 8 };
+  } catch (err) {
+    return unreadable((err as Error).message);
   }
+}
+
+/**
+ * The entries of one folder, in name order, as the bytes the zip stores: the parse workers
+ * inflate them, and report an unreadable one against it like any unreadable file (the pool packs
+ * a chunk's views into one buffer of its own for the worker).
+ */
+async function* zipBlobs(zip: ZipDataset, folder: Folder): AsyncGenerator<{ file: string; blob: Blob }> {
+  for (const entry of zip.byFolder.get(folder) ?? []) yield { file: `${zip.file}:${entry.fileName}`, blob: entryBlob(zip, entry) };
 }
 
 /** The first readable entry of a zip folder (the dataset's state comes from its first bill), as firstPayload. */
 export function firstZipPayload(zip: ZipDataset, folder: Folder): Record<string, unknown> | undefined {
   for (const entry of zip.byFolder.get(folder) ?? []) {
-    if (entry.isEncrypted() || (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)) continue;
     try {
-      const start = dataStart(zip.buffer, entry);
-      const bytes = zip.buffer.subarray(start, start + entry.compressedSize);
-      return parsePayload(folder, entry.fileName, (entry.compressionMethod === 8 ? inflateRawSync(bytes) : bytes).toString('utf8'));
+      return parsePayload(folder, entry.fileName, decodeBlob(entryBlob(zip, entry)));
     } catch { /* reported when the folder is imported */ }
   }
   return undefined;
