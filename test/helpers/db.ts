@@ -76,3 +76,20 @@ export async function emptyDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * A pool on `url` that records the text of every statement sent on every connection it opens
+ * (COPY included), for tests that assert how many round trips an operation takes.
+ */
+export function recordingPool(url: string, size = 4): { pool: Pool; statements: string[] } {
+  const statements: string[] = [];
+  const pool = createPool(url, size, 'lds-test');
+  pool.on('connect', (client: pg.PoolClient) => {
+    const query = client.query.bind(client) as (...a: unknown[]) => unknown;
+    (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
+      statements.push(typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string })?.text ?? 'COPY'));
+      return query(...a);
+    };
+  });
+  return { pool, statements };
+}

@@ -5,11 +5,9 @@
 // more per bill, vote or member. Skips with a message when the data folder is absent.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../../src/db/pool.js';
 import { importCongress } from '../../src/ingest/congress/bills.js';
-import { freshDatabase, type TestDatabase } from '../helpers/db.js';
+import { freshDatabase, recordingPool, type TestDatabase } from '../helpers/db.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../shared/data/congress-116/data/116');
 const present = existsSync(ROOT);
@@ -28,17 +26,8 @@ afterAll(async () => {
 
 describe.skipIf(!present)('Congress re-import', () => {
   it('finds every record unchanged with a fixed number of statements', async () => {
-    const statements: string[] = [];
-    const pool = createPool(db.url, 4, 'lds-test');
-    // Every statement of every connection the import opens is counted.
-    pool.on('connect', (client: pg.PoolClient) => {
-      const query = client.query.bind(client) as (...a: unknown[]) => unknown;
-      (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
-        const q = a[0] as string | { text?: string };
-        statements.push(typeof q === 'string' ? q : q?.text ?? 'COPY');
-        return query(...a);
-      };
-    });
+    // Every statement of every connection the import opens is recorded.
+    const { pool, statements } = recordingPool(db.url);
     const before = (await db.pool.query('SELECT count(*)::int AS n, max(updated) AS at FROM people')).rows[0];
     try {
       const again = await importCongress(pool, ROOT);

@@ -9,10 +9,8 @@ import { importLegiscan } from '../../src/ingest/legiscan/import.js';
 import { importOpenStatesPeople } from '../../src/ingest/openstates/import.js';
 import { XMLParser } from 'fast-xml-parser';
 import { parse as parseYaml } from 'yaml';
-import type pg from 'pg';
-import { createPool } from '../../src/db/pool.js';
 import { testApp } from '../helpers/app.js';
-import { freshDatabase, type TestDatabase } from '../helpers/db.js';
+import { freshDatabase, recordingPool, type TestDatabase } from '../helpers/db.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../../shared/data');
 const present = existsSync(DATA);
@@ -99,15 +97,7 @@ describe.skipIf(!present)('real data', () => {
     expect(stored).toEqual(parents);
     // …so a re-import finds every committee as it left it, from one query for the run: no
     // look-up per committee (every statement of the import's connections is seen here).
-    const statements: string[] = [];
-    const pool = createPool(db.url, 4, 'lds-test');
-    pool.on('connect', (client: pg.PoolClient) => {
-      const query = client.query.bind(client) as (...a: unknown[]) => unknown;
-      (client as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) => {
-        statements.push(typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string })?.text));
-        return query(...a);
-      };
-    });
+    const { pool, statements } = recordingPool(db.url);
     const again = await importOpenStatesPeople(pool, root).finally(() => pool.end());
     expect(again.get('committees')).toMatchObject({ inserted: 0, updated: 0 });
     expect(again.get('people')).toMatchObject({ inserted: 0, updated: 0 });
