@@ -147,14 +147,13 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
         if (c.parent) deferred.push({ file, c });
         else await writeCommittee(file, c, stateId);
       }
-      while (deferred.length) {
-        const waiting = new Set(deferred.map((d) => String(d.c.id)));
-        const ready = deferred.filter((d) => !waiting.has(String(d.c.parent)));
+      for (let rest = deferred; rest.length;) {
+        const waiting = new Set(rest.map((d) => String(d.c.id)));
+        const ready = rest.filter((d) => !waiting.has(String(d.c.parent)));
         // Parents that never come (or a cycle): the rest are written as they are.
-        for (const d of ready.length ? ready : [...deferred]) {
-          deferred.splice(deferred.indexOf(d), 1);
-          await writeCommittee(d.file, d.c, stateId);
-        }
+        const round = ready.length ? ready : rest;
+        rest = ready.length ? rest.filter((d) => waiting.has(String(d.c.parent))) : [];
+        for (const d of round) await writeCommittee(d.file, d.c, stateId);
       }
     }
     await writer.commit();
