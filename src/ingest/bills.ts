@@ -215,7 +215,7 @@ async function afterWrite(db: Queryable, rec: BillRecord, found: Written, subjec
   const old = { t: new Set(found.texts ?? []), v: new Set(found.votes ?? []), a: new Set(found.amendments ?? []) };
   const subjectIds = await subjects.resolveAll(db, b.state_id, rec.subjects);
   subjects.touch([...(found.dropped ?? []), ...subjectIds]);
-  queueParts(w.buffer, billId, rec, subjectIds, fresh && w.bulk);
+  queueParts(w.buffer, billId, rec, subjectIds, fresh);
   if (exists) {
     for (const t of rec.texts) if (!old.t.has(t.text_id)) changes.push({ ...base, reason: 'Text', detail: { text_id: t.text_id } });
     for (const v of rec.votes) if (!old.v.has(v.roll_call_id)) changes.push({ ...base, reason: 'Vote', detail: { roll_call_id: v.roll_call_id } });
