@@ -60,9 +60,22 @@ function fromFastifyError(err: FastifyError): ApiError {
     if (err.statusCode === 429) return new ApiError('rate_limit_exceeded', undefined, {}, { 'Retry-After': 1 }); // every 429 carries it
     return new ApiError('bad_request', err.message);
   }
+  // A statement cut by the read pool's statement_timeout (57014 query_canceled; a cancel because
+  // the client hung up raises the same code, but nobody is left to read that answer).
+  if (pgCode(err) === '57014') return new ApiError('query_timeout');
+  // Safety net: a PostgreSQL data exception (class 22: bad datetime, out-of-range number, invalid
+  // text representation, ...) can only come from a value a client sent that validation let pass;
+  // it is the client's 400, never a 500 and never a database outage.
+  if (/^22[0-9A-Z]{3}$/.test(pgCode(err))) return new ApiError('bad_request', 'A parameter value is out of range or malformed.');
   // PostgreSQL restarting or unreachable: a retryable 503, never a 500, and nothing about why.
   if (isDatabaseUnavailable(err)) return new ApiError('service_unavailable', DATABASE_DOWN_MESSAGE, {}, { 'Retry-After': 1 });
   return new ApiError('internal_error');
+}
+
+function pgCode(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  // pg's DatabaseError carries the SQLSTATE as code; Node and Fastify errors use other shapes.
+  return typeof code === 'string' && (err as { severity?: unknown }).severity !== undefined ? code : '';
 }
 
 function envelopeFor(base: string, req: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {

@@ -44,7 +44,7 @@ export function parseStates(raw: string | undefined): string[] | undefined {
 }
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_TS = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const ISO_TS = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,6})?)?(Z|[+-](\d{2}):?(\d{2}))?$/;
 
 /**
  * Validates an ISO 8601 date or timestamp and returns it in a form PostgreSQL reads exactly
@@ -61,6 +61,9 @@ export function parseTimestamp(raw: string | undefined, param: string): string |
   }
   m = ISO_TS.exec(s);
   if (!m || !validDate(+m[1], +m[2], +m[3]) || +m[4] > 23 || +m[5] > 59 || (m[6] !== undefined && +m[6] > 59)) throw badTimestamp(param, raw);
+  // Real UTC offsets run from -12:00 to +14:00; PostgreSQL refuses beyond ±15:59 (22009), so the
+  // hour is bounded at 15 with it and minutes at 59, rather than letting the query fail.
+  if (m[9] !== undefined && (+m[9] > 15 || +m[10] > 59)) throw badTimestamp(param, raw);
   const offset = m[8] ?? 'Z';
   return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6] ?? '00'}${m[7] ?? ''}${offset}`;
 }
@@ -71,7 +74,7 @@ function validDate(y: number, mo: number, d: number): boolean {
 }
 
 function badTimestamp(param: string, raw: string) {
-  return badRequest(`Parameter '${param}' must be an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SSZ); got '${raw}'.`, param);
+  return badRequest(`Parameter '${param}' must be an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SSZ, or an offset from -15:59 to +15:59 instead of Z); got '${raw}'.`, param);
 }
 
 /** Topic slugs: lowercase letters, digits and dashes. */
