@@ -1,5 +1,6 @@
 // Parameter parsers shared by every route. Path ids arrive as strings (their schemas are in
 // api/common/ids.ts) so a non-integer id is a clear 400 and int64 ids never pass through a JS number.
+import { isStateCode } from '../domain/states.js';
 import { badRequest } from './errors.js';
 
 /** Parses an int32 path id; values beyond int32 cannot exist, so they are treated as not found by callers. */
@@ -14,18 +15,12 @@ export function parseInt64(raw: string): string | undefined {
   return BigInt(raw) <= 9_223_372_036_854_775_807n ? BigInt(raw).toString() : undefined;
 }
 
-export const STATE_CODES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
-  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC',
-  'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'DC', 'US',
-] as const;
-const STATE_SET = new Set<string>(STATE_CODES);
 
 /** Normalises a state filter (case-insensitive) to its upper-case code; 400 for an unknown code. */
 export function parseState(raw: string | undefined, param = 'state'): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const code = raw.trim().toUpperCase();
-  if (!STATE_SET.has(code)) throw badRequest(`Parameter '${param}' must be a two-letter state code, DC or US; got '${raw}'.`, param);
+  if (!isStateCode(code)) throw badRequest(`Parameter '${param}' must be a two-letter state code, DC or US; got '${raw}'.`, param);
   return code;
 }
 
@@ -35,7 +30,7 @@ export function parseStates(raw: string | undefined): string[] | undefined {
   const out = new Set<string>();
   for (const part of raw.split(',')) {
     const code = part.trim().toUpperCase();
-    if (!/^[A-Z]{2,3}$/.test(code) || !STATE_SET.has(code)) {
+    if (!/^[A-Z]{2,3}$/.test(code) || !isStateCode(code)) {
       throw badRequest(`Parameter 'states' must be a comma-separated list of state codes (two-letter codes, DC or US); '${part.trim()}' is not one.`, 'states');
     }
     out.add(code);

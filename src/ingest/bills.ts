@@ -8,6 +8,7 @@
 // look-up, (the ids of its parts before the write,) bill upsert with the deletes of its replaced
 // children; the children themselves are queued and written per batch (buffer.ts).
 import type { ChangeInput } from '../changes/record.js';
+import { billNumberKey } from '../domain/bill-number.js';
 import type { Queryable } from '../db/pool.js';
 import type { BatchWriter, Group, Later, WriteResult } from './batch.js';
 import { canCopy, copyRows, withCopy, type RowBuffer, type TableSpec } from './buffer.js';
@@ -53,10 +54,6 @@ const BILL_COLS = ['state_id', 'session_id', 'bill_number', 'bill_number_key', '
   'status_date', 'title', 'description', 'state_url', 'url', 'change_hash', 'content_hash', 'summary', 'last_action', 'last_action_date',
   'completed', 'pending_committee_id', 'subject_names', 'legiscan_status', 'external_ids', 'source'] as const;
 
-/** HB0001 → HB1: compact, upper case, leading zeros of the number removed. */
-export function billNumberKey(n: string): string {
-  return n.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/([A-Z])0+(\d)/g, '$1$2');
-}
 
 
 /** The bills row of a record: its columns, with the derived ones (number key, hash, subject names). */

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.js';
-import { EVENT_NAMES } from '../webhooks/queue/events.js';
+import { EVENT_NAMES } from '../domain/events.js';
 import { callerKey } from '../webhooks/routes/key.js';
 import { Outbound } from '../webhooks/delivery/outbound.js';
 import { generateToken } from '../webhooks/routes/subscriptions.js';

@@ -4,7 +4,7 @@
 // progress, sponsor-type, text-type, vote, body and reason codes. Ids are our own here; the handler
 // turns them into wire ids that fit LegiScan's columns (ids.ts) before sending.
 import type { Queryable } from '../db/pool.js';
-import { legiscanFromLadder } from '../ingest/legiscan/status-map.js';
+import { legiscanFromLadder } from '../domain/legiscan-status.js';
 import { apiBillUrl, apiVoteUrl, billChangeHash, d, legiscanUrl, lsTime, MIME } from './format.js';
 import { personWire, PERSON_COLS, PERSON_FROM } from './records.js';
 

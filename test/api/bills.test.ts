@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { F } from '../helpers/fixtures.js';
 import { keys, sorted, useFixtureApp } from './helpers.js';
-import { billNumberKey } from '../../src/api/bills/number.js';
+import { billNumberKey } from '../../src/domain/bill-number.js';
 
 const r = useFixtureApp();
 const B = F.bills;

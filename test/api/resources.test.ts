@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { F } from '../helpers/fixtures.js';
 import { keys, sorted, useFixtureApp } from './helpers.js';
-import { STATE_CODES } from '../../src/http/params.js';
-import { stateIdOf } from '../../src/api/reference/repository.js';
+import { STATE_CODES } from '../../src/domain/states.js';
+import { stateIdOf } from '../../src/domain/states.js';
 
 const r = useFixtureApp();
 const P = F.people;

@@ -2,7 +2,7 @@
 // topic sample subjects, and the documented meaning of fields the spec types non-null.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../helpers/app.js';
-import { stateIdOf } from '../../src/api/reference/repository.js';
+import { stateIdOf } from '../../src/domain/states.js';
 
 let t: TestApp;
 const get = async (url: string) => {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsForChange } from '../../src/webhooks/queue/events.js';
+import { eventsForChange } from '../../src/domain/events.js';
 import { seed } from '../../src/ingest/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { ensureBuilt } from '../helpers/build.js';

@@ -120,3 +120,26 @@ describe('import graph', () => {
     expect(outside).toEqual([]);
   });
 });
+
+// Rules every layer needs have one home, src/domain/, which itself stands below everything: it
+// imports nothing of the service, and no other folder writes a rule of its own again.
+describe('domain rules', () => {
+  const SRC = path.resolve(import.meta.dirname, '../../src');
+  const all = files(SRC).filter((f) => f.endsWith('.ts')).map((f) => ({ rel: path.relative(SRC, f), text: readFileSync(f, 'utf8') }));
+  const outside = all.filter((f) => !f.rel.startsWith('domain/'));
+
+  it('domain/ imports nothing outside itself', () => {
+    const reaching = all.filter((f) => f.rel.startsWith('domain/') && /from '\.\.\//.test(f.text)).map((f) => f.rel);
+    expect(reaching).toEqual([]);
+  });
+
+  it.each([
+    ['the bill number key', /function billNumberKey\b|bill_number_key[^\n]*upper\(|upper\([^)]*\)\s*AS bill_number_key/],
+    ['the list of jurisdictions', /'AL', 'AK', 'AZ'/],
+    ['the status ladder or its buckets', /'Passed Both Chambers'|'Signed into Law'|\[4, 5, 8\]/],
+    ['a source status map onto the ladder', /(LEGISCAN|CONGRESS)_TO_LADDER\s*[:=]|LADDER_TO_LEGISCAN\s*[:=]/],
+    ['change reasons to webhook events', /REASON_EVENTS\s*[:=]|STATUS_EVENTS\s*[:=]|function eventsForChange\b/],
+  ])('defines %s only in domain/', (_, pattern) => {
+    expect(outside.filter((f) => pattern.test(f.text)).map((f) => f.rel)).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLegiscan } from '../../src/ingest/legiscan/import.js';
-import { LADDER_TO_LEGISCAN, LEGISCAN_TO_LADDER, ladderFromLegiscan } from '../../src/ingest/legiscan/status-map.js';
+import { LADDER_TO_LEGISCAN, LEGISCAN_TO_LADDER, ladderFromLegiscan } from '../../src/domain/legiscan-status.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Pool } from '../../src/db/pool.js';
-import { legiscanFromLadder } from '../../src/ingest/legiscan/status-map.js';
+import { legiscanFromLadder } from '../../src/domain/legiscan-status.js';
 import { lsDistrict, lsTime } from '../../src/mirror/format.js';
 import type { IdKind } from '../../src/mirror/ids.js';
 import type { Row, Store } from './legiscan-store.js';

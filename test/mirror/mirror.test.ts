@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Background, BackgroundContext } from '../../src/background.js';
 import { importLegiscan } from '../../src/ingest/legiscan/import.js';
-import { LADDER_TO_LEGISCAN, ladderFromLegiscan, legiscanFromLadder } from '../../src/ingest/legiscan/status-map.js';
+import { LADDER_TO_LEGISCAN, ladderFromLegiscan, legiscanFromLadder } from '../../src/domain/legiscan-status.js';
 import { createLogger } from '../../src/logger.js';
 import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.js';

@@ -22,7 +22,7 @@ import { createPool, withTransaction, type Pool } from '../../src/db/pool.js';
 import { seed } from '../../src/ingest/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { createLogger } from '../../src/logger.js';
-import { eventsForChange } from '../../src/webhooks/queue/events.js';
+import { eventsForChange } from '../../src/domain/events.js';
 import { ResumingSseClient } from '../helpers/resuming-sse.js';
 import { ensureBuilt } from '../helpers/build.js';
 import { waitFor } from '../helpers/wait.js';

@@ -3,12 +3,13 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../http/errors.js';
 import { clampLimit, checkOffset, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
-import { parseState, parseTimestamp, SLUG, STATE_CODES } from '../../http/params.js';
+import { STATE_CODES } from '../../domain/states.js';
+import { parseState, parseTimestamp, SLUG } from '../../http/params.js';
 import { responses } from '../common/schemas.js';
 import { text } from '../common/ids.js';
-import { stateIdOf } from '../reference/repository.js';
+import { stateIdOf } from '../../domain/states.js';
 import { BillSchema } from './schemas.js';
-import { billNumberKey } from './number.js';
+import { billNumberKey } from '../../domain/bill-number.js';
 import { searchBills, topicIdBySlug } from './repository.js';
 
 const Query = Type.Object({

@@ -6,7 +6,7 @@ import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
 import { Int, ListOf, One, responses, Str } from '../common/schemas.js';
 import { intIdOr404, PathIntId, text } from '../common/ids.js';
-import { stateIdOf } from '../reference/repository.js';
+import { stateIdOf } from '../../domain/states.js';
 import { HearingSchema } from '../hearings/schemas.js';
 import { committeeExists, committeeHearings, committeeMembers, getCommittee, listCommittees } from './repository.js';
 

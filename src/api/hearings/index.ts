@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState, parseTimestamp } from '../../http/params.js';
 import { ListOf, responses } from '../common/schemas.js';
-import { stateIdOf } from '../reference/repository.js';
+import { stateIdOf } from '../../domain/states.js';
 import { HearingSchema } from './schemas.js';
 import { listHearings } from './repository.js';
 

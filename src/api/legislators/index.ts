@@ -7,7 +7,7 @@ import { checkOffset, clampLimit, LimitParam, OffsetParam, pagination, Paginatio
 import { parseState } from '../../http/params.js';
 import { One, responses } from '../common/schemas.js';
 import { int64IdOr404, PathInt64Id, text } from '../common/ids.js';
-import { stateIdOf } from '../reference/repository.js';
+import { stateIdOf } from '../../domain/states.js';
 import { LegislatorSchema, LegislatorVoteRow, SponsorshipRow } from './schemas.js';
 import { getLegislator, personExists, roster, sponsorships, voteHistory } from './repository.js';
 

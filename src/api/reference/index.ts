@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
 import { DateStr, Int, ListOf, Nullable, responses, Str } from '../common/schemas.js';
-import { listSessions, listStates, stateIdOf } from './repository.js';
+import { stateIdOf } from '../../domain/states.js';
+import { listSessions, listStates } from './repository.js';
 
 // private: keyed responses (rate-limit headers per key) that a shared cache must not serve without a key.
 const CACHE_ONE_HOUR = 'private, max-age=3600';

@@ -1,10 +1,5 @@
 // Jurisdictions and sessions.
 import type { Queryable } from '../../db/pool.js';
-import { STATE_CODES } from '../../http/params.js';
-
-// states.state_id follows LegiScan's numbering, which is STATE_CODES' order (alphabetical by name,
-// then DC 51 and US 52); a test checks the two agree. Filtering by state_id keeps index use simple.
-export const stateIdOf = (abbr: string): number => STATE_CODES.indexOf(abbr as (typeof STATE_CODES)[number]) + 1;
 
 export async function listStates(db: Queryable) {
   return (await db.query('SELECT state_id, state_abbr::text AS state_abbr, state_name, capitol FROM states ORDER BY state_abbr')).rows;

@@ -5,7 +5,7 @@ import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
 import { Int, responses, Str } from '../common/schemas.js';
 import { text } from '../common/ids.js';
-import { stateIdOf } from '../reference/repository.js';
+import { stateIdOf } from '../../domain/states.js';
 import { listSubjects } from './repository.js';
 
 const Query = Type.Object({

@@ -8,7 +8,7 @@ import type { BillRecord, VoteHeader } from '../bills.js';
 import { earliest, latest, utcDay } from '../dates.js';
 import type { PersonRecord } from '../people.js';
 import { RecordError } from '../record-error.js';
-import { ladderFromLegiscan } from './status-map.js';
+import { ladderFromLegiscan } from '../../domain/legiscan-status.js';
 
 type Obj = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 // One bill and all its sub-resources. Every bill draws from its own random stream (seed + index),
 // so bill i is the same whatever the batch size; ids of sub-rows come from shared counters that
 // advance in bill order.
-import { billNumberKey } from '../../api/bills/number.js';
+import { billNumberKey } from '../../domain/bill-number.js';
 import { ANCHOR, CORPUS_NOW, DAY, DEMO_ID_BASE, INTERFACE_LABEL_STATES, hex, isoDate, isoTime, type BodyRow, type SeedContext, type StateRow } from './context.js';
 import type { CommitteeInfo } from './committees.js';
 import { writeExtras, type IdCounters } from './extras.js';

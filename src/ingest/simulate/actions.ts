@@ -4,6 +4,7 @@
 // (50,000,000+), clear of the demo corpus and importer-allocated ids.
 import type { PoolClient } from '../../db/pool.js';
 import { recordChanges, type ChangeInput } from '../../changes/record.js';
+import { billNumberKey } from '../../domain/bill-number.js';
 
 export type ActionName = 'new_bill' | 'referral' | 'vote' | 'status' | 'text' | 'amendment';
 
@@ -87,8 +88,8 @@ async function newBill(c: PoolClient, states: number[] | null, rng: Rng): Promis
   const title = `${pick(rng, VERBS)} ${pick(rng, TOPICS)}`;
   await c.query(
     `INSERT INTO bills (bill_id, state_id, session_id, bill_number, bill_number_key, body_id, current_body_id, status_id, status_date, title, description, last_action, last_action_date, source)
-     VALUES ($1, $2, $3, $4, upper($4), $5, $5, 1, current_date, $6, $6, 'Introduced', current_date, 'demo')`,
-    [id, se.state_id, se.session_id, number, body.body_id, title],
+     VALUES ($1, $2, $3, $4, $5, $6, $6, 1, current_date, $7, $7, 'Introduced', current_date, 'demo')`,
+    [id, se.state_id, se.session_id, number, billNumberKey(number), body.body_id, title],
   );
   const b: Bill = { bill_id: id, state_id: se.state_id, state_abbr: se.state_abbr, session_id: se.session_id, bill_number: number, body_id: body.body_id, status_id: 1, title };
   await addHistory(c, b, 'Introduced and read first time', 1);

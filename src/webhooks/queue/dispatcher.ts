@@ -9,7 +9,8 @@
 import type { Background, BackgroundContext } from '../../background.js';
 import { retryLog } from '../../db/health.js';
 import { withTransaction, type Pool, type PoolClient } from '../../db/pool.js';
-import { buildPayload, eventsForChange } from './events.js';
+import { eventsForChange } from '../../domain/events.js';
+import { buildPayload } from './events.js';
 import { EVENT_COLUMNS, EVENT_FROM } from '../../changes/events.js';
 import type { ChangeEvent } from '../../changes/events.js';
 import { enqueueDeliveries, type NewDelivery } from './enqueue.js';

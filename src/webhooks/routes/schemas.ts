@@ -1,6 +1,7 @@
 // Request and response schemas of the webhook endpoints (also used by the push-mirror routes).
 import { Type } from 'typebox';
-import { EVENT_NAMES, EVENT_TABLE_DOC, PAYLOAD_VERSION } from '../queue/events.js';
+import { EVENT_NAMES, EVENT_TABLE_DOC } from '../../domain/events.js';
+import { PAYLOAD_VERSION } from '../queue/events.js';
 
 export const SubscriptionBody = Type.Object(
   {

@@ -1,10 +1,9 @@
 // Validation of a subscription body (webhooks and push-mirrors): 400 bad_request naming the field.
 import { badRequest } from '../../http/errors.js';
-import { STATE_CODES } from '../../http/params.js';
-import { EVENT_NAMES, EVENT_SET } from '../queue/events.js';
+import { isStateCode } from '../../domain/states.js';
+import { EVENT_NAMES, EVENT_SET } from '../../domain/events.js';
 import { checkWebhookUrl, GuardError, type Resolver, systemResolver } from '../delivery/guard.js';
 
-const STATES = new Set<string>(STATE_CODES);
 export const MAX_SUBJECTS = 100;
 
 export interface ValidSubscription {
@@ -32,7 +31,7 @@ export async function validateSubscription(
   const unknown = body.events.filter((e) => !EVENT_SET.has(e));
   if (unknown.length > 0) throw badRequest(`Unknown event name(s): ${unknown.join(', ')}. Valid: ${EVENT_NAMES.join(', ')}.`, 'events');
   const states = (body.filters?.states ?? []).map((s) => String(s).trim().toUpperCase());
-  const badStates = (body.filters?.states ?? []).filter((_, i) => !STATES.has(states[i]));
+  const badStates = (body.filters?.states ?? []).filter((_, i) => !isStateCode(states[i]));
   if (badStates.length > 0) throw badRequest(`filters.states must hold two-letter state codes, DC or US; got ${badStates.map((s) => JSON.stringify(s)).join(', ')}.`, 'filters.states');
   const subjects = (body.filters?.subjects ?? []).map((s) => String(s).trim());
   if (subjects.length > MAX_SUBJECTS || subjects.some((s) => s.length === 0 || s.length > 200)) {
