@@ -45,11 +45,13 @@ describe('unknown query parameters', () => {
   });
 
   it('an endpoint without query parameters refuses any', async () => {
-    for (const path of [`/v1/bills/${B}`, `/v1/bills/${B}/sponsors`, '/v1/states', '/v1/topics', `/v1/legislators/${P}`, '/v1/webhooks']) {
+    for (const path of [`/v1/bills/${B}/sponsors`, '/v1/states', '/v1/topics', `/v1/legislators/${P}`, '/v1/webhooks']) {
       const res = await r.get(`${path}?limit=5`);
       expect(res.status, path).toBe(400);
       expect(res.body.error.message).toMatch(/takes no query parameters/);
     }
+    // one bill takes include= only
+    expect((await r.get(`/v1/bills/${B}?limit=5`)).body.error.message).toMatch(/accepted: include\./);
   });
 
   it('a request without a key still gets 401 first', async () => {

@@ -6,8 +6,10 @@ import { ListOf, One, responses } from '../common/schemas.js';
 import { intIdOr404, PathIntId } from '../common/ids.js';
 import * as S from './schemas.js';
 import { getBill, subresource } from './repository.js';
+import { BillWithParts, embedParts, IncludeParam, parseInclude } from './parts.js';
 
 export const BillParams = Type.Object({ bill_id: PathIntId });
+const BillQuery = Type.Object({ include: IncludeParam });
 
 const SUBRESOURCES: Array<{ path: string; op: string; row: TSchema; summary: string; order: string }> = [
   { path: 'sponsors', op: 'listBillSponsors', row: S.SponsorRow, summary: 'Sponsors of a bill', order: 'In sponsor_order.' },
@@ -29,15 +31,20 @@ export const billDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       operationId: 'getBill',
       summary: 'One bill',
-      description: 'Finality is the completed flag (1 = terminal), not inferred from status_id.',
+      description: 'Finality is the completed flag (1 = terminal), not inferred from status_id. With include (e.g. ' +
+        'include=all), the bill embeds the named parts, each under its own key with exactly the rows and order of its ' +
+        'own sub-resource endpoint: the whole bill in one request.',
       tags: ['Bills'],
       params: BillParams,
-      response: responses(One(S.BillSchema), 400, 404),
+      querystring: BillQuery,
+      response: responses(One(BillWithParts), 400, 404),
     },
   }, async (req) => {
     const { bill_id } = req.params;
+    const include = parseInclude(req.query.include);
     const bill = await getBill(app.dbRead, intIdOr404(bill_id, 'bill'));
     if (!bill) throw notFound(`No bill with id ${bill_id}.`);
+    if (include) await embedParts(app.dbRead, [bill], include);
     return { data: bill };
   });
 

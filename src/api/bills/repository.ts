@@ -67,54 +67,58 @@ export async function topicIdBySlug(db: Queryable, slug: string): Promise<number
   return (await db.query<{ topic_id: number }>('SELECT topic_id FROM topics WHERE slug = $1', [slug])).rows[0]?.topic_id;
 }
 
-/** One query per sub-resource, each in the spec's order. */
+/**
+ * One query per sub-resource, each in the spec's order, over a list of bills ($1, int[]) ordered by
+ * bill first: the sub-resource endpoints pass one id, `include=` on the bill list passes a page of
+ * them, so a part reads the same rows in the same order either way (one definition, parts.ts).
+ */
 export const SUBRESOURCE_SQL: Record<string, string> = {
   sponsors: `SELECT sp.bill_id, sp.people_id, p.name, p.first_name, p.last_name, p.party_id,
       coalesce(pa.party_name, p.party_name) AS party_name, p.district, sp.sponsor_order, sp.sponsor_type_id,
       coalesce(st.sponsor_type_name, '') AS sponsor_type_name
     FROM bill_sponsors sp JOIN people p ON p.people_id = sp.people_id
     LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN sponsor_types st ON st.sponsor_type_id = sp.sponsor_type_id
-    WHERE sp.bill_id = $1 ORDER BY sp.sponsor_order, sp.people_id`,
+    WHERE sp.bill_id = ANY($1::int[]) ORDER BY sp.bill_id, sp.sponsor_order, sp.people_id`,
   history: `SELECT h.bill_id, h.history_step, h.history_date, h.history_action, h.history_body_id,
       coalesce(bo.body_name, '') AS body_name, h.history_major
     FROM bill_history h LEFT JOIN bodies bo ON bo.body_id = h.history_body_id
-    WHERE h.bill_id = $1 ORDER BY h.history_step`,
+    WHERE h.bill_id = ANY($1::int[]) ORDER BY h.bill_id, h.history_step`,
   texts: `SELECT t.text_id, t.bill_id, t.bill_text_type_id, coalesce(tt.text_type, '') AS text_type, t.text_date, t.size_bytes,
       t.word_count, t.state_url
     FROM bill_texts t LEFT JOIN text_types tt ON tt.text_type_id = t.bill_text_type_id
-    WHERE t.bill_id = $1 ORDER BY t.text_date DESC NULLS LAST, t.text_id DESC`,
+    WHERE t.bill_id = ANY($1::int[]) ORDER BY t.bill_id, t.text_date DESC NULLS LAST, t.text_id DESC`,
   votes: `SELECT r.roll_call_id, r.bill_id, r.roll_call_body_id, coalesce(bo.body_name, '') AS body, r.vote_date, r.description,
       r.yea, r.nay, r.nv, r.absent, r.total, r.passed, r.state_url
     FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id
-    WHERE r.bill_id = $1 ORDER BY r.vote_date DESC NULLS LAST, r.roll_call_id DESC`,
+    WHERE r.bill_id = ANY($1::int[]) ORDER BY r.bill_id, r.vote_date DESC NULLS LAST, r.roll_call_id DESC`,
   subjects: `SELECT bs.bill_id, bs.subject_id, su.subject_name
     FROM bill_subjects bs JOIN subjects su ON su.subject_id = bs.subject_id
-    WHERE bs.bill_id = $1 ORDER BY su.subject_name, bs.subject_id`,
+    WHERE bs.bill_id = ANY($1::int[]) ORDER BY bs.bill_id, su.subject_name, bs.subject_id`,
   amendments: `SELECT a.amendment_id, a.bill_id, a.adopted, a.amendment_body_id, coalesce(bo.body_name, '') AS body, a.amendment_date,
       a.amendment_title, a.amendment_desc, a.amendment_mime_id, a.amendment_size, a.state_url
     FROM amendments a LEFT JOIN bodies bo ON bo.body_id = a.amendment_body_id
-    WHERE a.bill_id = $1 ORDER BY a.amendment_date DESC NULLS LAST, a.amendment_id DESC`,
+    WHERE a.bill_id = ANY($1::int[]) ORDER BY a.bill_id, a.amendment_date DESC NULLS LAST, a.amendment_id DESC`,
   referrals: `SELECT r.bill_id, r.committee_id, coalesce(nullif(r.committee_name, ''), c.committee_name, '') AS committee_name,
       r.referral_date, r.referral_step
     FROM bill_referrals r LEFT JOIN committees c ON c.committee_id = r.committee_id
-    WHERE r.bill_id = $1 ORDER BY r.referral_step`,
+    WHERE r.bill_id = ANY($1::int[]) ORDER BY r.bill_id, r.referral_step`,
   calendar: `SELECT c.bill_id, c.event_hash, c.event_type_id, coalesce(et.event_type_name, '') AS event_type_name, c.event_date,
       c.event_time, c.event_location, c.event_desc
     FROM bill_calendar c LEFT JOIN event_types et ON et.event_type_id = c.event_type_id
-    WHERE c.bill_id = $1 ORDER BY c.event_date DESC NULLS LAST, c.event_time DESC, c.event_hash`,
+    WHERE c.bill_id = ANY($1::int[]) ORDER BY c.bill_id, c.event_date DESC NULLS LAST, c.event_time DESC, c.event_hash`,
   supplements: `SELECT su.supplement_id, su.bill_id, su.supplement_type_id, coalesce(st.supplement_type, '') AS supplement_type,
       su.supplement_date, su.title, su.description, su.state_url, su.supplement_mime_id, su.supplement_size
     FROM supplements su LEFT JOIN supplement_types st ON st.supplement_type_id = su.supplement_type_id
-    WHERE su.bill_id = $1 ORDER BY su.supplement_date DESC NULLS LAST, su.supplement_id DESC`,
+    WHERE su.bill_id = ANY($1::int[]) ORDER BY su.bill_id, su.supplement_date DESC NULLS LAST, su.supplement_id DESC`,
   sast: `SELECT x.bill_id, x.sast_type_id, coalesce(st.sast_type, '') AS sast_type, x.sast_bill_id, x.sast_bill_number
     FROM bill_sasts x LEFT JOIN sast_types st ON st.sast_type_id = x.sast_type_id
-    WHERE x.bill_id = $1 ORDER BY x.sast_type_id, x.sast_bill_number`,
+    WHERE x.bill_id = ANY($1::int[]) ORDER BY x.bill_id, x.sast_type_id, x.sast_bill_number`,
   citations: `SELECT c.id, c.bill_id, c.citation_type, c.citation_number, c.catchline, c.bill_page, c.state_url,
       ${iso('c.created')} AS created
-    FROM bill_citations c WHERE c.bill_id = $1 ORDER BY c.id`,
+    FROM bill_citations c WHERE c.bill_id = ANY($1::int[]) ORDER BY c.bill_id, c.id`,
   analyses: `SELECT a.id, a.bill_id, a.analysis_type, a.analysis_title, a.author, a.analysis_date, a.state_url,
       ${iso('a.created')} AS created
-    FROM bill_analyses a WHERE a.bill_id = $1 ORDER BY a.analysis_date DESC NULLS LAST, a.id`,
+    FROM bill_analyses a WHERE a.bill_id = ANY($1::int[]) ORDER BY a.bill_id, a.analysis_date DESC NULLS LAST, a.id`,
 };
 
 /**
@@ -122,7 +126,7 @@ export const SUBRESOURCE_SQL: Record<string, string> = {
  * when there are no rows, so the common case is one round trip.
  */
 export async function subresource(db: Queryable, name: string, billId: number): Promise<unknown[] | undefined> {
-  const rows = (await db.query(SUBRESOURCE_SQL[name], [billId])).rows;
+  const rows = (await db.query(SUBRESOURCE_SQL[name], [[billId]])).rows;
   if (rows.length > 0) return rows;
   return (await billExists(db, billId)) ? rows : undefined;
 }
@@ -132,14 +136,18 @@ const CHANGE_COLUMNS = `tc.from_text_id, tc.to_text_id, tc.from_type_id, tc.to_t
   ${iso('tc.to_created')} AS to_created, tc.added_chars, tc.removed_chars, tc.added_lines, tc.removed_lines, tc.similarity,
   tc.is_whitespace_only, tc.changed_sections, tc.highlights, tc.diff_truncated, ${iso('tc.computed_at')} AS computed_at`;
 
-/** Computed changes between consecutive versions of a bill, oldest first. */
-export async function textChangesOf(db: Queryable, billId: number, withWhitespace: boolean) {
+/**
+ * Computed changes between consecutive versions of bills, oldest first per bill. Each row carries
+ * its bill in `_bill` (the response row has no bill_id): the endpoint's serializer drops it, parts.ts
+ * groups by it and removes it.
+ */
+export async function textChangesOf(db: Queryable, billIds: number[], withWhitespace: boolean) {
   const { rows } = await db.query(
-    `SELECT ${CHANGE_COLUMNS} FROM (${CONSECUTIVE_PAIRS_SQL}) p
+    `SELECT p.bill_id AS _bill, ${CHANGE_COLUMNS} FROM (${CONSECUTIVE_PAIRS_SQL}) p
      JOIN text_changes tc ON tc.from_text_id = p.from_text_id AND tc.to_text_id = p.to_text_id
      WHERE ($2 OR NOT tc.is_whitespace_only)
-     ORDER BY tc.to_created, tc.to_text_id`,
-    [[billId], withWhitespace],
+     ORDER BY p.bill_id, tc.to_created, tc.to_text_id`,
+    [billIds, withWhitespace],
   );
   return rows;
 }

@@ -8,7 +8,7 @@ import { parseState, parseTimestamp, SLUG } from '../../http/params.js';
 import { responses } from '../common/schemas.js';
 import { text } from '../common/ids.js';
 import { stateIdOf } from '../../domain/states.js';
-import { BillSchema } from './schemas.js';
+import { BillWithParts, embedParts, IncludeParam, parseInclude } from './parts.js';
 import { billNumberKey } from '../../domain/bill-number.js';
 import { searchBills, topicIdBySlug } from './repository.js';
 
@@ -25,6 +25,7 @@ const Query = Type.Object({
   updated_since: Type.Optional(Type.String({ description: 'ISO 8601 date or timestamp; bills updated at or after it; 400 when malformed' })),
   limit: LimitParam(50, 500),
   offset: OffsetParam,
+  include: IncludeParam,
 });
 
 export const billSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -32,10 +33,12 @@ export const billSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       operationId: 'searchBills',
       summary: 'Search bills',
-      description: 'Filters combine (AND). Newest-updated first (updated DESC, bill_id DESC), with q too, so pages are stable and fast on large corpora.',
+      description: 'Filters combine (AND). Newest-updated first (updated DESC, bill_id DESC), with q too, so pages are stable and fast on large corpora. ' +
+        'With include (e.g. include=all) every bill of the page embeds the named parts as GET /v1/bills/{bill_id} does; ' +
+        'the page costs one query per part, whatever its size.',
       tags: ['Bills'],
       querystring: Query,
-      response: responses(Type.Object({ data: Type.Array(BillSchema), pagination: PaginationSchema }), 400),
+      response: responses(Type.Object({ data: Type.Array(BillWithParts), pagination: PaginationSchema }), 400),
     },
   }, async (req) => {
     const qs = req.query;
@@ -43,6 +46,7 @@ export const billSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const offset = checkOffset(qs.offset);
     const state = parseState(qs.state);
     const updatedSince = parseTimestamp(qs.updated_since, 'updated_since');
+    const include = parseInclude(qs.include);
     let topicId: number | undefined;
     const topic = text(qs.topic);
     if (topic !== undefined) {
@@ -65,6 +69,7 @@ export const billSearchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       limit,
       offset,
     });
+    if (include) await embedParts(app.dbRead, data, include);
     return { data, pagination: pagination(limit, offset, data.length) };
   });
 };

@@ -40,7 +40,7 @@ export const textChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const billId = intIdOr404(req.params.bill_id, 'bill');
-    const rows = await textChangesOf(app.dbRead, billId, req.query.include_whitespace === '1');
+    const rows = await textChangesOf(app.dbRead, [billId], req.query.include_whitespace === '1');
     if (rows.length === 0 && !(await billExists(app.dbRead, billId))) throw notFound(`No bill with id ${billId}.`);
     return { data: rows, summary: { bill_id: billId, count: rows.length } };
   });
