@@ -19,15 +19,44 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
+// Query parameters whose values are credentials: a key sent as ?api_key= is ignored for auth but
+// would otherwise land verbatim in the access log, and so would tokens and signatures.
+const SECRET_PARAM = /key|token|secret|passw|pwd|signature|^sig$|credential|^auth/i;
+
+/** The URL with the value of every secret-looking query parameter replaced by [redacted]. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const pairs = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const rawName = eq < 0 ? pair : pair.slice(0, eq);
+    let name = rawName;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      // malformed escapes: match the raw name
+    }
+    return SECRET_PARAM.test(name) && eq >= 0 ? `${rawName}=[redacted]` : pair;
+  });
+  return `${url.slice(0, q)}?${pairs.join('&')}`;
+}
+
+/** Fastify's request serializer (the access log's `req`), with secrets redacted from the URL. */
+function requestSerializer(req: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return { method: req.method, url: redactUrl(req.url ?? ''), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
 /**
  * destination 1 = stdout (the server), 2 = stderr (CLI commands, whose stdout carries their
  * output, e.g. `keys create --json`).
  */
-export function createLogger(level: string, opts: { pretty?: boolean; destination?: 1 | 2 } = {}): Logger {
+export function createLogger(level: string, opts: { pretty?: boolean; destination?: 1 | 2; stream?: NodeJS.WritableStream } = {}): Logger {
   const destination = opts.destination ?? 1;
   const tty = destination === 2 ? process.stderr.isTTY : process.stdout.isTTY;
   const pretty = opts.pretty ?? (tty === true && level !== 'silent');
-  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { req: requestSerializer } };
+  // tests read the log lines from a stream of their own
+  if (opts.stream) return pino(options, opts.stream);
   if (pretty) {
     return pino({
       ...options,

@@ -31,3 +31,25 @@ export function clientErrorHandler(baseUrl: () => string) {
     socket.destroy(err);
   };
 }
+
+interface WsSocket {
+  terminate(): void;
+}
+interface WsRequest {
+  id: unknown;
+  log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/**
+ * @fastify/websocket's `errorHandler`: its default logs every socket error at error level with a
+ * stack. A malformed frame (bad opcode, unmasked or oversized frame, invalid UTF-8: the `ws`
+ * library's WS_ERR_* codes) or a client vanishing mid-frame is the client's doing: info without a
+ * stack. Anything else is ours and stays an error.
+ */
+export function wsErrorHandler(err: Error & { code?: string }, socket: WsSocket, req: WsRequest): void {
+  const code = err.code ?? '';
+  if (code.startsWith('WS_ERR_')) req.log.info({ request_id: req.id, code, reason: err.message }, 'websocket closed: malformed frame from the client');
+  else if (code === 'ECONNRESET' || code === 'EPIPE') req.log.debug({ request_id: req.id, code }, 'websocket closed by the client');
+  else req.log.error({ err, request_id: req.id }, 'websocket error');
+  socket.terminate();
+}

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
+import { wsErrorHandler } from '../http/client-errors.js';
 import { MemoryBus } from '../bus/memory.js';
 import { Hub } from './hub.js';
 import { OutageNotices } from './outage.js';
@@ -68,7 +69,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
     await hub.close(SHUTDOWN_GRACE_MS);
     for (const s of upgrades) s.destroy();
   });
-  await app.register(websocket, { options: { maxPayload: 4096 } });
+  await app.register(websocket, { options: { maxPayload: 4096 }, errorHandler: wsErrorHandler });
   // One set of outage notices for both transports: one listener per pool, every stream told once.
   const outage = new OutageNotices([app.db, app.dbRead]);
   app.addHook('onClose', async () => outage.close());

@@ -1,0 +1,73 @@
+// What the logs must not hold: credentials sent in the query string (the access log redacts every
+// secret-looking parameter), and error-level lines with stacks for a client's malformed WebSocket frame.
+import net from 'node:net';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, redactUrl } from '../../src/logger.js';
+import { testApp, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
+
+const lines: Record<string, unknown>[] = [];
+let t: TestApp;
+let port: number;
+beforeAll(async () => {
+  const stream = new PassThrough();
+  let buf = '';
+  stream.on('data', (chunk: Buffer) => {
+    buf += chunk.toString('utf8');
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      lines.push(JSON.parse(buf.slice(0, nl)));
+      buf = buf.slice(nl + 1);
+    }
+  });
+  t = await testApp({ deps: { logger: createLogger('debug', { stream }) } });
+  port = Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
+});
+afterAll(async () => t?.close());
+
+describe('access log', () => {
+  it('redacts api_key and every secret-looking query parameter, keeps the others', async () => {
+    const url = '/v1/bills?state=TX&api_key=lds_leakme1&access_token=tok_leakme2&client_secret=sec_leakme3&X-Signature=sig_leakme4&password=pw_leakme5&session_id=7';
+    const res = await t.app.inject({ url, headers: { 'x-api-key': t.key } });
+    expect(res.statusCode).toBeLessThan(500);
+    await waitFor('the access log line', () => lines.some((l) => l.msg === 'incoming request' && JSON.stringify(l).includes('state=TX')));
+    const all = JSON.stringify(lines);
+    for (const secret of ['lds_leakme1', 'tok_leakme2', 'sec_leakme3', 'sig_leakme4', 'pw_leakme5']) expect(all).not.toContain(secret);
+    const logged = lines.find((l) => l.msg === 'incoming request' && JSON.stringify(l).includes('state=TX')) as { req: { url: string } };
+    expect(logged.req.url).toBe('/v1/bills?state=TX&api_key=[redacted]&access_token=[redacted]&client_secret=[redacted]&X-Signature=[redacted]&password=[redacted]&session_id=7');
+  });
+
+  it('matches percent-encoded names and leaves a URL without secrets alone', () => {
+    expect(redactUrl('/v1/x?api%5Fkey=abc&q=a%20b')).toBe('/v1/x?api%5Fkey=[redacted]&q=a%20b');
+    expect(redactUrl('/v1/bills?q=key&state=TX')).toBe('/v1/bills?q=key&state=TX');
+    expect(redactUrl('/v1/health')).toBe('/v1/health');
+  });
+});
+
+describe('a malformed WebSocket frame', () => {
+  it('is logged at info without a stack, never at error', async () => {
+    const before = lines.length;
+    const sock = net.connect(port, '127.0.0.1');
+    let got = '';
+    const closed = new Promise<void>((r) => sock.on('close', () => r()));
+    sock.on('error', () => undefined);
+    sock.on('data', (d: Buffer) => {
+      got += d.toString('latin1');
+    });
+    sock.write(
+      'GET /v1/stream/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+        `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nX-API-Key: ${t.key}\r\n\r\n`,
+    );
+    await waitFor('the upgrade', () => got.startsWith('HTTP/1.1 101'));
+    // A client frame without a mask: a protocol error on the client's side (RFC 6455 5.1).
+    sock.write(Buffer.from([0x81, 0x02, 0x68, 0x69]));
+    await closed;
+    await waitFor('the log line of the refused frame', () => lines.slice(before).some((l) => String(l.code ?? '').startsWith('WS_ERR_')));
+    const mine = lines.slice(before);
+    expect(mine.filter((l) => Number(l.level) >= 50)).toEqual([]);
+    const line = mine.find((l) => String(l.code ?? '').startsWith('WS_ERR_'))!;
+    expect(line.level).toBe(30);
+    expect(JSON.stringify(line)).not.toContain('stack');
+  });
+});
