@@ -16,6 +16,8 @@ import { listen, type Listener } from '../db/listen.js';
 export const RELAY_LOCK_KEY = 7310006;
 const BATCH = 500;
 const LOCK_RETRY_MS = 1000;
+const PERSIST_RETRY_MIN_MS = 500;
+const PERSIST_RETRY_MAX_MS = 10_000;
 
 // rs: relay_state's row, locked, only while this session ($2) holds the advisory lock ($1); base is
 // computed once (a CTE with a volatile function is never inlined). ids: up to $3 unstamped rows in
@@ -69,6 +71,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
   // While the database is down every lock check and cycle fails: one warning each per outage.
   const lockFailures = retryLog(log, 'relay lock check failed');
   const cycleFailures = retryLog(log, 'relay cycle failed; retrying');
+  const publishFailures = retryLog(log, 'bus publish failed; retrying from the change log');
 
   const dropLock = (why: string) => {
     if (active) log.warn({ why }, 'relay lost its lock; standing by');
@@ -134,6 +137,8 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       return undefined;
     }
     if (recorded > persistedSeq) persistedSeq = recorded;
+    // the statement recorded the cursor: a failing stand-alone write is over too
+    persistFailures.ok();
     if (rows[0].seq === null) {
       lastSeq = rows[0].prev_seq ?? lastSeq;
       return [];
@@ -149,18 +154,38 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
   /**
    * Writes the published cursor when no stamp is coming to carry it (the relay went idle). Not
    * awaited by the cycle, so the next change never waits for it; a stale cursor after a crash only
-   * means a republish, which the hub (by seq) and JetStream (by message id) drop.
+   * means a republish, which the hub (by seq) and JetStream (by message id) drop. A failed write is
+   * retried after a growing pause (0.5 s up to 10 s), never at once: during a database outage an
+   * immediate retry fails in a millisecond and turned into a loop of over a thousand log lines a
+   * second. The outage costs one warning, and the recovery one info line.
    */
   let persisting: Promise<void> | undefined;
+  let persistTimer: NodeJS.Timeout | undefined;
+  let persistDelay = 0;
+  const persistFailures = retryLog(log, 'relay could not record its published cursor');
   const persistPublished = () => {
-    if (persisting || publishedSeq <= persistedSeq) return;
+    if (persisting || persistTimer || publishedSeq <= persistedSeq) return;
     const seq = publishedSeq;
+    let failed = false;
     persisting = db.query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [seq]).then(
-      () => { if (seq > persistedSeq) persistedSeq = seq; },
-      (err) => log.warn({ err }, 'relay could not record its published cursor'),
+      () => {
+        if (seq > persistedSeq) persistedSeq = seq;
+        persistDelay = 0;
+        persistFailures.ok();
+      },
+      (err) => {
+        failed = true;
+        persistFailures.failed(err, { publishedSeq: seq });
+      },
     ).finally(() => {
       persisting = undefined;
-      if (!stopped && !running && publishedSeq > persistedSeq) persistPublished();
+      if (stopped || running || publishedSeq <= persistedSeq) return;
+      if (!failed) return persistPublished();
+      persistDelay = Math.min(Math.max(persistDelay * 2, PERSIST_RETRY_MIN_MS), PERSIST_RETRY_MAX_MS);
+      persistTimer = setTimeout(() => {
+        persistTimer = undefined;
+        persistPublished();
+      }, persistDelay);
     });
   };
 
@@ -174,12 +199,13 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       try {
         await bus.publish(batch);
       } catch (err) {
-        log.warn({ err, publishedSeq }, 'bus publish failed; retrying from the change log');
+        publishFailures.failed(err, { publishedSeq });
         clearTimeout(retryPublish);
         retryPublish = setTimeout(kick, 1000);
         return;
       }
       publishedSeq = batch[batch.length - 1].seq;
+      publishFailures.ok();
     }
   };
 
@@ -230,6 +256,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       clearInterval(lockTimer);
       clearInterval(pollTimer);
       clearTimeout(retryPublish);
+      clearTimeout(persistTimer);
       await running?.catch(() => undefined);
       await persisting;
       if (active && publishedSeq > persistedSeq) {

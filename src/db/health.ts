@@ -126,3 +126,15 @@ export function retryLog(log: RetryLogger, msg: string) {
     },
   };
 }
+
+/**
+ * For work a request or a scrape starts (snapshots, metrics gauges): a failure that means the
+ * database is unreachable belongs to the pool's outage, which its status logs once when it begins
+ * and once when it ends, so here it is debug detail; any other failure is logged at `level`.
+ */
+export function logFailure(pool: pg.Pool, log: RetryLogger & { error(obj: object, msg: string): void }, level: 'warn' | 'error', err: unknown, msg: string, extra: object = {}): void {
+  if (isDatabaseUnavailable(err)) {
+    databaseStatus(pool).failed(err);
+    log.debug({ err, ...extra }, msg);
+  } else log[level]({ err, ...extra }, msg);
+}

@@ -2,9 +2,18 @@
 // data we trust: the payload is never parsed, so a malformed or foreign NOTIFY cannot throw, and a
 // notification lost while disconnected costs nothing because every (re)connect also wakes the
 // caller, which then reads by cursor.
+//
+// Outages: a lost connection, pg-listen giving up and every failed fresh start are one condition,
+// logged once as a warning when it begins and once (info) when the listener is connected again;
+// fresh starts back off from 1 s to 10 s, so a long outage costs a few attempts a minute, not a
+// log line a second per listener.
 import pgListen, { type Options, type Subscriber } from 'pg-listen';
 import type { Logger } from '../logger.js';
 import { reconnects } from '../ops/metrics.js';
+import { retryLog } from './health.js';
+
+const RESTART_MIN_MS = 1000;
+const RESTART_MAX_MS = 10_000;
 
 // pg-listen is CommonJS with `exports.default`; under ESM the function sits one level down.
 type CreateSubscriber = (config: { connectionString: string; application_name?: string }, options: Options) => Subscriber;
@@ -19,6 +28,12 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
   let closed = false;
   let sub: Subscriber | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let restartDelay = 0;
+  const outage = retryLog(log, 'notification listener lost its connection; reconnecting');
+  const connected = () => {
+    restartDelay = 0;
+    outage.ok();
+  };
 
   const start = async () => {
     if (closed) return;
@@ -35,24 +50,26 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
       if (restarting || closed) return;
       restarting = true;
       void s.close().catch(() => undefined);
-      retry = setTimeout(() => void start(), 1000);
+      restartDelay = Math.min(Math.max(restartDelay * 2, RESTART_MIN_MS), RESTART_MAX_MS);
+      retry = setTimeout(() => void start(), restartDelay);
     };
     s.events.on('connected', () => {
       // a retry that succeeded after close(): end that connection too
       if (closed) void s.close().catch(() => undefined);
-      else wake();
+      else {
+        connected();
+        wake();
+      }
     });
     s.events.on('reconnect', (attempt: number) => {
       reconnects.inc({ component: 'pg_listen' });
-      // one warning per connection loss, not one per attempt while the database is down
-      if (attempt === 1) log.warn({ attempt }, 'notification listener reconnecting');
-      else log.debug({ attempt }, 'notification listener reconnecting');
+      outage.failed(new Error('connection lost'), { attempt });
     });
     s.events.on('notification', wake);
     // never rethrow: the safety poll keeps the relay going while the listener is down
     s.events.on('error', (err: Error) => {
       if (closed) return;
-      log.warn({ err: err.message }, 'notification listener gave up reconnecting; starting a new one');
+      outage.failed(err, { giving_up: true });
       restart();
     });
     try {
@@ -60,9 +77,12 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
       await s.listenTo(channel);
       // 'connected' fires before LISTEN is in place: what was written in between announced itself to
       // nobody, so wake once more now that notifications can arrive.
-      if (!closed) wake();
+      if (!closed) {
+        connected();
+        wake();
+      }
     } catch (err) {
-      log.warn({ err }, 'notification listener could not connect; retrying');
+      if (!closed) outage.failed(err);
       restart();
     }
   };

@@ -10,6 +10,7 @@ import { etagOnSend } from './cache.js';
 import { refuseControlCharacters } from './control.js';
 import { docsPlugin } from './docs.js';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limits.js';
+import { retryLog } from '../db/health.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,7 +40,9 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
   app.decorate('limiter', limiter);
   app.decorate('keyCache', keys);
 
-  const timer = setInterval(() => limiter.flush().catch((err) => app.log.warn({ err }, 'usage flush failed')), FLUSH_EVERY_MS);
+  // Counts wait in memory while the database is down: one warning per outage, one line when it works again.
+  const flushFailures = retryLog(app.log, 'usage flush failed; the counts are kept and flushed later');
+  const timer = setInterval(() => limiter.flush().then(() => flushFailures.ok(), (err) => flushFailures.failed(err)), FLUSH_EVERY_MS);
   timer.unref();
   app.addHook('onClose', async () => {
     clearInterval(timer);

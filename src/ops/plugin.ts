@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { logFailure } from '../db/health.js';
 import { ApiError } from '../http/errors.js';
 import { ErrorSchema } from '../http/schemas.js';
 import { redisLink } from './redis.js';
@@ -97,7 +98,7 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
     if (token ? req.headers.authorization !== `Bearer ${token}` : !isLoopback(req)) {
       throw new ApiError('not_found');
     }
-    await collectDatabaseGauges(app).catch((err) => req.log.warn({ err }, 'metrics: database gauges unavailable'));
+    await collectDatabaseGauges(app).catch((err) => logFailure(app.db, req.log, 'warn', err, 'metrics: database gauges unavailable'));
     let open = 0;
     for (const count of app.streamConnectionSources) open += count();
     streamConnections.set(open);

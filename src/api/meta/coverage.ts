@@ -4,6 +4,7 @@
 // is configured.
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { logFailure } from '../../db/health.js';
 import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { Snapshot } from './snapshot.js';
@@ -75,7 +76,7 @@ export const coverageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { data } = await snap.get();
       return { generated_at: app.clock().toISOString(), ...data };
     } catch (err) {
-      req.log.error({ err, request_id: req.id }, 'coverage snapshot failed');
+      logFailure(app.dbRead, req.log, 'error', err, 'coverage snapshot failed', { request_id: req.id });
       throw new ApiError('coverage_unavailable');
     }
   });

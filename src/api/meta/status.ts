@@ -3,6 +3,7 @@
 // cheap on a million-bill corpus.
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { logFailure } from '../../db/health.js';
 import { ApiError } from '../../http/errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { Snapshot } from './snapshot.js';
@@ -45,7 +46,7 @@ export const statusRoutes: FastifyPluginAsyncTypebox = async (app) => {
     try {
       return (await snap.get()).data;
     } catch (err) {
-      req.log.error({ err, request_id: req.id }, 'status snapshot failed');
+      logFailure(app.dbRead, req.log, 'error', err, 'status snapshot failed', { request_id: req.id });
       throw new ApiError('status_unavailable');
     }
   });
