@@ -41,7 +41,8 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
     if (!handler) throw new Error(`no delivery handler for kind ${d.kind}`);
     const rendered = await handler.render(ctx.db, d, ctx.config);
     const headers = { ...signedHeaders(liveSecrets(d), d.public_id, rendered.body), ...rendered.headers };
-    res = await ctx.outbound.post(d.webhook_url, headers, rendered.body);
+    // one connection pool per subscription: a hanging receiver never holds another's sockets
+    res = await ctx.outbound.post(d.webhook_url, headers, rendered.body, String(d.subscription_id));
   } catch (err) {
     res = { status: null, headers: {}, body: '', duration_ms: Date.now() - startedAt.getTime(), error: `render failed: ${(err as Error).message}`, blocked: false };
   }

@@ -68,7 +68,8 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
   const pollMs = opts.pollMs ?? SAFETY_POLL_MS;
   // Claim in batches: a claim for every finished request would double the statements per delivery.
   const minClaim = Math.max(1, Math.floor((concurrency + prefetch) / 8));
-  const outbound = new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs, resolver: opts.resolver, connectionsPerOrigin: perSub * 2 });
+  // Connections per subscription, each its own pool; the claim bounds its requests in flight.
+  const outbound = new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs, resolver: opts.resolver });
   let running = true;
   const stats = { claims: 0, claimed: 0, completions: 0, recorded: 0, released: 0 };
   const queue: Queued[] = [];
