@@ -11,6 +11,7 @@ import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
 import { contentHash, nextIds } from '../ids.js';
 import { latest, utcDay } from '../dates.js';
+import { congressLadder, type CongressStep } from '../../domain/congress-status.js';
 import { congressPerson, PeopleCache, preloadPeople } from './people.js';
 import { amendments, preloadAmendments, preloadCommittees, referrals, resolveRelatedBills, type AmendmentIds, type CommitteeCache } from './parts.js';
 import { congressSession } from './session.js';
@@ -23,15 +24,18 @@ const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const TYPES: Record<string, number> = { hr: 1, s: 1, hres: 2, sres: 2, hconres: 3, sconres: 3, hjres: 4, sjres: 4 };
 const VOTE_IDS: Record<string, number> = { yea: 1, aye: 1, guilty: 1, nay: 2, no: 2, 'not guilty': 2, 'not voting': 3, present: 3 };
 
-/** unitedstates/congress status codes → ladder. */
-export function congressStatus(status: string): number {
-  if (/^ENACTED/.test(status)) return 5;
-  if (/^VETOED/.test(status)) return 6;
-  if (/^(PROV_KILL|FAIL)/.test(status)) return 7;
-  if (/^PASSED/.test(status)) return 4;
-  if (/^(PASS_OVER|PASS_BACK|CONFERENCE|OVERRIDE_PASS_OVER)/.test(status)) return 3;
-  if (/^(REFERRED|REPORTED)/.test(status)) return 2;
-  return 1;
+/**
+ * The ladder step of a bill from its status code (src/domain/congress-status.ts); an enacted bill
+ * with its law number (`enacted_as`, or the `enacted` action's) is chaptered. An unknown code fails
+ * the record rather than being guessed.
+ */
+export function congressStatus(d: Obj): CongressStep {
+  const status = s(d.status);
+  const law = !!s((d.enacted_as as Obj | null | undefined)?.number)
+    || ((d.actions as Obj[] | undefined) ?? []).some((a) => s(a.type) === 'enacted' && !!s(a.number));
+  const found = congressLadder(status, law);
+  if (!found) throw new RecordError(`unknown status "${status}"`, 'status');
+  return found;
 }
 
 async function dataFiles(dir: string, out: string[] = []): Promise<string[]> {
@@ -97,6 +101,7 @@ function validateBill(d: Obj): void {
   const type = s(d.bill_type);
   if (!TYPES[type]) throw new RecordError(`unknown bill_type "${type}"`, 'bill_type');
   if (!d.bill_id || !d.number) throw new RecordError('missing bill_id or number', d.bill_id ? 'number' : 'bill_id');
+  congressStatus(d);
 }
 
 async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): Promise<BillRecord> {
@@ -114,7 +119,7 @@ async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): 
   const history = actions.map((a) => ({ date: s(a.acted_at).slice(0, 10) || null, action: s(a.text), body_id: body, major: s(a.type) === 'action' ? 0 : 1 }));
   const refs = await referrals(db, cache.committees, d);
   const status = s(d.status);
-  const status_id = congressStatus(status);
+  const { status_id, final } = congressStatus(d);
   const subjects = [...new Set([s(d.subjects_top_term), ...((d.subjects as string[] | undefined) ?? [])].filter(Boolean))].map((name) => ({ name }));
   const last = history[history.length - 1];
   // Resolved to cross-references once every bill is written (resolveRelatedBills).
@@ -127,7 +132,7 @@ async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): 
       status_date: s(d.status_at).slice(0, 10) || null, title: s(d.short_title) || s(d.popular_title) || s(d.official_title), description: s(d.official_title),
       state_url: `https://www.congress.gov/bill/${s(d.congress)}th-congress/${type.startsWith('s') ? 'senate' : 'house'}-${type === 'hr' || type === 's' ? 'bill' : type.includes('jres') ? 'joint-resolution' : type.includes('conres') ? 'concurrent-resolution' : 'resolution'}/${s(d.number)}`,
       url: s(d.url), change_hash: contentHash(d), summary: s((d.summary as Obj | null)?.text) || null, last_action: last?.action ?? null, last_action_date: last?.date ?? null,
-      completed: status_id >= 5 || status_id === 4 && type.endsWith('res') && !type.includes('j') ? 1 : 0, pending_committee_id: null, legiscan_status: null,
+      completed: final ? 1 : 0, pending_committee_id: null, legiscan_status: null,
       external_ids: { congress_bill_id: s(d.bill_id), congress_status: status, related_bills: related }, source: 'congress',
       // The source's dates: last change of the record, and introduction.
       updated: s(d.updated_at) || utcDay(latest(s(d.status_at).slice(0, 10) || null, last?.date)), created: utcDay(s(d.introduced_at).slice(0, 10) || null),
