@@ -94,6 +94,7 @@ export const SETTINGS = {
   streamHeartbeatMs: setting('STREAM_HEARTBEAT_MS', int(50, 3600000), 15000, 'Interval of `: ping` comments on /v1/stream'),
   streamRotateMs: setting('STREAM_ROTATE_MS', int(100, 86400000), 85000, 'Connection life before `event: rotate`'),
   streamRotateJitter: setting('STREAM_ROTATE_JITTER_PCT', int(0, 50), 10, 'Spread of the rotation time, percent either side'),
+  streamReplayMaxEvents: setting('STREAM_REPLAY_MAX_EVENTS', int(1, 1_000_000), 5000, 'Most changes a stream replays on connect or resume (counted in the whole change log); an older cursor gets `event: reset` and the rest from /v1/changes'),
   streamBufferBytes: setting('STREAM_BUFFER_BYTES', int(1024, 64 * 1024 * 1024), 256 * 1024, 'Bytes queued for one slow stream client before it is rotated out'),
   relayPollMs: setting('RELAY_POLL_MS', int(50, 600000), 5000, 'Safety poll of the relay when no notification arrives'),
   webhookAllowedHosts: setting('WEBHOOK_ALLOWED_HOSTS', csv(/^[A-Za-z0-9.\-:[\]*]+$/, 'host names or addresses'), [], 'Hosts allowed as webhook targets despite the private-address guard, plain http included (off by default)'),

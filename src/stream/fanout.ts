@@ -5,8 +5,8 @@
 // increasing, so "skip anything <= last sent" makes the switch gapless and duplicate-free.
 import type { Pool } from '../db/pool.js';
 import type { ChangeEvent } from '../changes/events.js';
-import { canonicalCursor, eventsAfter, type EventFilter } from '../changes/events.js';
-import { Frames, Ping, type ErrorData, type RotateData } from './frames.js';
+import { canonicalCursor, eventsAfter, isoUs, type EventFilter } from '../changes/events.js';
+import { Frames, Ping, type ErrorData, type ResetData, type RevokedData, type RotateData } from './frames.js';
 import type { RecentEvents } from './recent.js';
 import { DeadlineWheel, Heartbeat } from './schedule.js';
 
@@ -16,6 +16,10 @@ export interface Sink {
   ping(p: Ping): void;
   rotate(d: RotateData): void;
   error(d: ErrorData): void;
+  /** the replay was cut short (replay_limit): a reset frame, then the stream goes on */
+  reset(d: ResetData): void;
+  /** a final error frame (the key was revoked), then the transport ends */
+  end(d: RevokedData): void;
   /** bytes accepted but not yet flushed to the socket */
   buffered(): number;
   /** true once the transport has finished or been torn down */
@@ -31,11 +35,30 @@ export interface FanoutOptions {
   rotateMs: number;
   rotateJitterPct: number;
   bufferBytes: number;
+  /** most change-log events a catch-up replays; older ones are announced by a reset */
+  replayMaxEvents: number;
 }
 
 const PAGE = 500;
 const PENDING_MAX = 5000;
 const DB_RETRY_MS = 1000;
+/** A catching-up client that reads nothing for this long is rotated as slow_consumer. */
+const STALL_MS = 10_000;
+/** How often a paused catch-up looks at the client's buffer. */
+const DRAIN_POLL_MS = 5;
+
+/**
+ * The changed_at of the (max+1)-th newest stamped change when it lies after the cursor (more than
+ * max changes follow the cursor: the replay starts there), else undefined. Walks the unique index
+ * on changed_at backwards over max entries.
+ */
+async function newestBut(db: Pool, cursor: string, max: number): Promise<string | undefined> {
+  const { rows } = await db.query<{ t: string }>(
+    `SELECT ${isoUs('changed_at')} AS t FROM changes WHERE changed_at > $1::timestamptz ORDER BY changed_at DESC OFFSET $2 LIMIT 1`,
+    [cursor, max],
+  );
+  return rows[0]?.t;
+}
 
 /** A cursor already in the canonical public form (UTC, 6 fractional digits), else undefined. */
 const UTC_TS = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/;
@@ -143,50 +166,33 @@ export class Fanout {
     }
   }
 
-  /** Catch-up from memory when the cursor lies inside the ring; true when done that way. */
-  private catchUpFromRing(c: Conn, cursor: string): boolean {
-    const canonical = canonicalUtc(cursor);
-    if (canonical === undefined) return false;
-    const lo = this.recent.firstAfter(canonical);
-    if (lo < 0) return false;
-    c.lastSent = canonical;
-    const ring = this.recent.frames;
-    for (let i = lo; i < ring.length && !c.closed; i++) {
-      const f = ring[i];
-      if (this.matches(c, f.event)) this.send(c, f);
-    }
-    // Synchronous since attach: no live event can have been delivered in between.
-    const pending = c.pending;
-    c.pending = [];
-    c.live = true;
-    for (const f of pending) this.send(c, f);
-    return true;
-  }
-
+  /**
+   * Catches a connection up from its cursor, then switches it to live delivery. The replay is
+   * first bounded (see bound), then read from the ring while it covers the cursor, else from the
+   * change log page by page, then from the live events buffered meanwhile. Frames go out in pieces:
+   * when the client's buffer passes half of STREAM_BUFFER_BYTES the catch-up waits for it to read
+   * (drain), so a fast reader far behind resumes in one connection, and only a client that stops
+   * reading is rotated as slow_consumer.
+   */
   private async catchUp(c: Conn, cursor: string): Promise<void> {
-    if (this.catchUpFromRing(c, cursor)) return;
     let failing = false;
+    let bounded = false;
     while (!c.closed) {
       try {
         if (!c.lastSent) c.lastSent = canonicalUtc(cursor) ?? (await canonicalCursor(this.o.dbRead, cursor));
-        for (;;) {
-          const rows = await eventsAfter(this.o.dbRead, c.lastSent, c.filter, PAGE);
-          if (c.closed) return;
-          for (const e of rows) this.send(c, new Frames(e));
-          if (rows.length < PAGE) break;
+        if (!bounded) {
+          await this.bound(c);
+          bounded = true;
         }
-        if (c.overflow) {
-          // Too many live events arrived during catch-up: they are in the change log, read them there.
-          c.overflow = false;
-          c.pending = [];
-          continue;
+        if (this.recent.firstAfter(c.lastSent) >= 0) {
+          if (await this.fromRing(c)) return;
+          continue; // the ring moved past the cursor while the client read: the change log has it
         }
-        // Same tick as the last query's result: nothing can slip between the flush and going live.
-        const pending = c.pending;
-        c.pending = [];
-        c.live = true;
-        for (const f of pending) this.send(c, f);
-        return;
+        const rows = await eventsAfter(this.o.dbRead, c.lastSent, c.filter, PAGE);
+        if (c.closed) return;
+        for (const e of rows) if (!(await this.put(c, new Frames(e)))) return;
+        if (rows.length === PAGE) continue;
+        if (await this.fromPending(c)) return;
       } catch (err) {
         if (c.closed) return;
         if (!failing) this.o.log.warn({ err }, 'stream catch-up failed; retrying');
@@ -195,6 +201,107 @@ export class Fanout {
         await new Promise((r) => setTimeout(r, DB_RETRY_MS));
       }
     }
+  }
+
+  /**
+   * Bounds the replay to the newest replayMaxEvents changes of the change log (all states, so the
+   * bound also caps what a filtered replay scans): when more follow the cursor, the client gets one
+   * `reset` naming the skipped range and the replay starts after it.
+   */
+  private async bound(c: Conn): Promise<void> {
+    const max = this.o.replayMaxEvents;
+    let skipTo: string | undefined;
+    const lo = this.recent.firstAfter(c.lastSent);
+    if (lo >= 0) {
+      const ring = this.recent.frames;
+      if (ring.length - lo > max) skipTo = ring[ring.length - max - 1].event.changed_at;
+    } else {
+      skipTo = await newestBut(this.o.dbRead, c.lastSent, max);
+    }
+    if (skipTo === undefined || c.closed) return;
+    c.sink.reset({ reason: 'replay_limit', since: c.lastSent, cursor: skipTo, max_events: max });
+    c.lastSent = skipTo;
+  }
+
+  /** Replays from the ring; true when the connection went live (or ended), false when the ring no longer covers it. */
+  private async fromRing(c: Conn): Promise<boolean> {
+    for (;;) {
+      // Looked up again after every wait: the ring grows and is compacted meanwhile.
+      const lo = this.recent.firstAfter(c.lastSent);
+      if (lo < 0) return false;
+      const ring = this.recent.frames;
+      let i = lo;
+      for (; i < ring.length && !c.closed && !this.full(c); i++) {
+        const f = ring[i];
+        if (this.matches(c, f.event)) this.write(c, f);
+      }
+      if (c.closed) return true;
+      if (i >= ring.length) {
+        // Synchronous since the last event: everything delivered so far is in the ring and was sent.
+        this.goLive(c);
+        return true;
+      }
+      if (!(await this.drain(c))) return true;
+    }
+  }
+
+  /**
+   * Sends the live events buffered during a catch-up from the change log, then goes live; true when
+   * done, false when too many arrived meanwhile (they are in the change log: read them there).
+   */
+  private async fromPending(c: Conn): Promise<boolean> {
+    while (!c.overflow) {
+      const pending = c.pending;
+      c.pending = [];
+      // Same tick as the last read (or the last wait): nothing can slip between the flush and going live.
+      if (pending.length === 0) {
+        this.goLive(c);
+        return true;
+      }
+      for (const f of pending) if (!(await this.put(c, f))) return true;
+    }
+    c.overflow = false;
+    c.pending = [];
+    return false;
+  }
+
+  private goLive(c: Conn): void {
+    c.pending = [];
+    c.overflow = false;
+    c.live = true;
+  }
+
+  /** A catch-up frame: written, then a wait when the client's buffer is full; false once the connection ended. */
+  private async put(c: Conn, f: Frames): Promise<boolean> {
+    if (c.closed) return false;
+    this.write(c, f);
+    return !this.full(c) || this.drain(c);
+  }
+
+  private write(c: Conn, f: Frames): void {
+    if (f.event.changed_at <= c.lastSent) return;
+    c.sink.event(f);
+    c.lastSent = f.event.changed_at;
+  }
+
+  private full(c: Conn): boolean {
+    return c.sink.buffered() > this.o.bufferBytes / 2;
+  }
+
+  /**
+   * Waits until the client has read its buffer down to a quarter of STREAM_BUFFER_BYTES; a client
+   * that does not get there within STALL_MS is rotated as slow_consumer. False once the connection ended.
+   */
+  private async drain(c: Conn): Promise<boolean> {
+    const until = Date.now() + STALL_MS;
+    while (!c.closed && c.sink.buffered() > this.o.bufferBytes / 4) {
+      if (Date.now() > until || c.sink.gone()) {
+        this.rotate(c, 'slow_consumer');
+        return false;
+      }
+      await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
+    }
+    return !c.closed;
   }
 
   private send(c: Conn, f: Frames): void {

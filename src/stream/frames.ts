@@ -79,6 +79,25 @@ export interface ErrorData {
   retry_ms: number;
 }
 
+/**
+ * The replay a client asked for was longer than STREAM_REPLAY_MAX_EVENTS: the changes after `since`
+ * up to and including `cursor` are not sent (read them from /v1/changes?since=<since>); the stream
+ * goes on with the changes after `cursor`. Mercure and Centrifugo tell a client the same way that
+ * the history it asked for is not there.
+ */
+export interface ResetData {
+  reason: 'replay_limit';
+  since: string;
+  cursor: string;
+  max_events: number;
+}
+
+/** The last frame of a stream whose key was revoked while it was open. */
+export interface RevokedData {
+  reason: 'revoked_api_key';
+}
+
 export const sseRotate = (d: RotateData) => `event: rotate\nid: ${d.cursor}\ndata: ${JSON.stringify(d)}\n\n`;
-export const sseError = (d: ErrorData) => `event: error\ndata: ${JSON.stringify(d)}\n\n`;
+export const sseReset = (d: ResetData) => `event: reset\nid: ${d.cursor}\ndata: ${JSON.stringify(d)}\n\n`;
+export const sseError = (d: ErrorData | RevokedData) => `event: error\ndata: ${JSON.stringify(d)}\n\n`;
 export const ssePing = (ts: string) => `: ping ${ts}\n\n`;

@@ -23,6 +23,7 @@ export interface HubOptions {
   rotateMs: number;
   rotateJitterPct: number;
   bufferBytes: number;
+  replayMaxEvents: number;
 }
 
 export class Hub {

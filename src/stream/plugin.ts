@@ -31,6 +31,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
     rotateMs: c.streamRotateMs,
     rotateJitterPct: c.streamRotateJitter,
     bufferBytes: c.streamBufferBytes,
+    replayMaxEvents: c.streamReplayMaxEvents,
   });
   await hub.init();
   app.decorate('streamHub', hub);

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import { Type } from 'typebox';
 import type { App } from '../http/app-type.js';
 import { errorResponses } from '../http/schemas.js';
-import { SSE_OPENING, SseBytes, sseError, sseRotate, type Frames, type Ping } from './frames.js';
+import { SSE_OPENING, SseBytes, sseError, sseReset, sseRotate, type Frames, type Ping } from './frames.js';
 import type { Hub, Sink } from './hub.js';
 import type { OutageNotices } from './outage.js';
 import { parseStreamParams, StreamQuery } from './params.js';
@@ -74,9 +74,18 @@ class SseSink implements Sink {
   error(d: Parameters<Sink['error']>[0]) {
     this.push(this.bytesOf(new SseBytes(sseError(d))));
   }
+  reset(d: Parameters<Sink['reset']>[0]) {
+    this.push(this.bytesOf(new SseBytes(sseReset(d))));
+  }
   rotate(d: Parameters<Sink['rotate']>[0]) {
+    this.finish(sseRotate(d));
+  }
+  end(d: Parameters<Sink['end']>[0]) {
+    this.finish(sseError(d));
+  }
+  private finish(last: string) {
     this.flush();
-    this.res.end(sseRotate(d));
+    this.res.end(last);
     setTimeout(() => this.res.destroy(), END_GRACE_MS).unref();
   }
   buffered() {
@@ -103,8 +112,12 @@ export const STREAM_DESCRIPTION = [
   'the database returns (no action needed; reconnecting with Last-Event-ID = cursor is also safe). Browser EventSource dispatches this server',
   '`error` event to the same onerror handler as transport errors: tell them apart with `e instanceof MessageEvent`.',
   'Resume: Last-Event-ID (header) takes precedence over `since`; the stream first replays the missed matching changes from',
-  'the change log, then continues live, with no gap and no duplicate. The key is checked once, at connect; the connection',
-  'counts as one request.',
+  'the change log, then continues live, with no gap and no duplicate. A replay is sent as fast as the client reads it (a',
+  'client far behind is not cut off for being behind). It covers at most the newest STREAM_REPLAY_MAX_EVENTS (default 5000)',
+  'changes of the whole change log after the cursor: when more follow it, the stream opens with `event: reset`, `id` = cursor',
+  'and data {reason: "replay_limit", since, cursor, max_events}: the changes after `since` up to and including `cursor` are not',
+  'sent (read them from GET /v1/changes?since=<since>), and the stream goes on with the changes after `cursor`.',
+  'The key is checked once, at connect; the connection counts as one request.',
 ].join(' ');
 
 export function sseRoutes(app: App, hub: Hub, outage: OutageNotices) {

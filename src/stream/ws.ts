@@ -1,6 +1,6 @@
 // GET /v1/stream/ws: the same events over WebSocket, for clients that prefer it. Messages are JSON:
 // {type:"bill_change", id, data}, {type:"ping", ts}, {type:"rotate", reason, cursor} (then the server
-// closes with code 1000), {type:"error", reason, cursor, retry_ms}.
+// closes with code 1000), {type:"error", reason, cursor, retry_ms}, {type:"reset", ...} (replay cut short).
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.js';
 import { errorResponses } from '../http/schemas.js';
@@ -37,9 +37,20 @@ class WsSink implements Sink {
   error(d: Parameters<Sink['error']>[0]) {
     this.send(JSON.stringify({ type: 'error', ...d }));
   }
+  reset(d: Parameters<Sink['reset']>[0]) {
+    this.send(JSON.stringify({ type: 'reset', ...d }));
+  }
   rotate(d: Parameters<Sink['rotate']>[0]) {
     this.send(JSON.stringify({ type: 'rotate', ...d }));
-    this.ws.close(1000, 'rotate');
+    this.close(1000, 'rotate');
+  }
+  end(d: Parameters<Sink['end']>[0]) {
+    this.send(JSON.stringify({ type: 'error', ...d }));
+    // 1008: policy violation, the close code for "not allowed any more"
+    this.close(1008, d.reason);
+  }
+  private close(code: number, reason: string) {
+    this.ws.close(code, reason);
     setTimeout(() => this.ws.terminate(), 10_000).unref();
   }
   buffered() {
@@ -66,7 +77,8 @@ export function wsRoutes(app: App, hub: Hub, outage: OutageNotices, established:
         'Same events, filters, resume and heartbeat as /v1/stream, as JSON text messages: {type:"bill_change", id, data}, ' +
         '{type:"ping", ts}, {type:"rotate", reason, cursor} (the server then closes with code 1000; reconnect with ' +
         'last_event_id = cursor), {type:"error", reason: "database_unavailable", cursor, retry_ms} when the database becomes ' +
-        'unavailable (the connection stays open and resumes without loss). Send the key in the X-API-Key header ' +
+        'unavailable (the connection stays open and resumes without loss), {type:"reset", reason: "replay_limit", since, cursor, ' +
+        'max_events} first when the replay asked for is longer than STREAM_REPLAY_MAX_EVENTS (as on /v1/stream). Send the key in the X-API-Key header ' +
         '(non-browser clients can); resume with the Last-Event-ID header or the last_event_id query parameter.',
       tags: ['Changes'],
       querystring: StreamQuery,

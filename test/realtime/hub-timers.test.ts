@@ -26,6 +26,8 @@ class RecordingSink implements Sink {
     this.rotated = d;
   }
   error() {}
+  reset() {}
+  end() {}
   buffered() {
     return 0;
   }
@@ -40,7 +42,7 @@ describe('stream hub timers', () => {
     const bus = new MemoryBus<ChangeEvent>();
     const hub = new Hub({
       db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
-      heartbeatMs: 1600, rotateMs: 2500, rotateJitterPct: 10, bufferBytes: 1 << 20,
+      heartbeatMs: 1600, rotateMs: 2500, rotateJitterPct: 10, bufferBytes: 1 << 20, replayMaxEvents: 5000,
     });
     try {
       await hub.init();
