@@ -23,7 +23,12 @@ export async function openDatabase(config: Config, log: Logger, mode: 'server' |
     url = embedded.url;
   }
   const pool = createPool(url, poolSize, mode === 'server' ? 'lds-serve' : 'lds-cli');
-  const readPool = config.databaseReadUrl ? createPool(config.databaseReadUrl, poolSize, 'lds-read') : pool;
+  // A server reads through a pool of its own (on the replica when there is one) whose statements
+  // PostgreSQL cancels after READ_STATEMENT_TIMEOUT_MS: no read can hold a connection for long,
+  // while writers, the relay and migrations on the primary pool are never cut.
+  const readPool = config.databaseReadUrl || mode === 'server'
+    ? createPool(config.databaseReadUrl ?? url, poolSize, 'lds-read', { statementTimeoutMs: config.readStatementTimeoutMs })
+    : pool;
   databaseStatus(pool).log = log;
   if (readPool !== pool) databaseStatus(readPool).log = log;
   try {

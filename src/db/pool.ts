@@ -15,8 +15,11 @@ export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
-export function createPool(url: string, max = 10, name = 'lds'): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: name, idleTimeoutMillis: 30000 });
+export function createPool(url: string, max = 10, name = 'lds', opts: { statementTimeoutMs?: number } = {}): pg.Pool {
+  // statement_timeout travels in the startup packet: PostgreSQL itself cancels a statement that
+  // runs longer (SQLSTATE 57014), whatever the client does meanwhile.
+  const timeout = opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {};
+  const pool = new pg.Pool({ connectionString: url, max, application_name: name, idleTimeoutMillis: 30000, ...timeout });
   const status = databaseStatus(pool);
   const lost = (err: Error) => status.failed(err);
   // A client losing its connection (database restart) must not crash the process. pg-pool listens

@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
   rate_limit_exceeded: { status: 429, message: 'Rate limit exceeded; honour Retry-After.' },
+  concurrency_limit_exceeded: { status: 429, message: 'This key already runs as many expensive reads as it may at once; honour Retry-After.' },
   subscription_limit: { status: 429, message: 'This key already holds 25 active subscriptions.' },
   internal_error: { status: 500, message: 'Internal server error.' },
   status_unavailable: { status: 503, message: 'The status snapshot is temporarily unavailable.' },

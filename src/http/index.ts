@@ -11,6 +11,7 @@ import { refuseControlCharacters } from './control.js';
 import { docsPlugin } from './docs.js';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limits.js';
 import { retryLog } from '../db/health.js';
+import { readSlots } from './read-budget.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +40,7 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
   const keys = new KeyCache(app.db, app.config.keyCacheMs);
   app.decorate('limiter', limiter);
   app.decorate('keyCache', keys);
+  app.decorate('readSlots', readSlots(redis, app.config.readStatementTimeoutMs));
 
   // Counts wait in memory while the database is down: one warning per outage, one line when it works again.
   const flushFailures = retryLog(app.log, 'usage flush failed; the counts are kept and flushed later');

@@ -74,3 +74,49 @@ function badTimestamp(param: string, raw: string) {
 
 /** Topic slugs: lowercase letters, digits and dashes. */
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+// Free text reaches PostgreSQL as a full-text query or a LIKE pattern whose cost grows with its
+// length and its number of terms (a 9 KB q of one repeated word ran 12 s), so it is bounded and
+// normalised here, the same way for every route.
+/** Longest substring or exact-match filter (title_contains, subject, sponsor_last_name, office, ...). */
+export const MAX_TEXT_FILTER_CHARS = 200;
+/** Longest full-text query q, and its most distinct terms (words, phrase words and exclusions). */
+export const MAX_QUERY_CHARS = 300;
+export const MAX_QUERY_TERMS = 16;
+
+const chars = (s: string) => [...s].length;
+
+/** A text filter, trimmed with inner runs of white space collapsed; empty means absent; 400 when too long. */
+export function parseTextFilter(raw: string | undefined, param: string, max = MAX_TEXT_FILTER_CHARS): string | undefined {
+  if (raw === undefined) return undefined;
+  const t = raw.replace(/\s+/g, ' ').trim();
+  if (t === '') return undefined;
+  if (chars(t) > max) throw badRequest(`Parameter '${param}' may be at most ${max} characters; got ${chars(t)}.`, param);
+  return t;
+}
+
+/**
+ * A web-search query (words, "phrases", -exclusions, or): bounded like any text filter, repeated
+ * words and phrases dropped (they match nothing more and cost a lookup each), then at most
+ * MAX_QUERY_TERMS distinct words in all; 400 naming q otherwise.
+ */
+export function parseSearchQuery(raw: string | undefined, param = 'q'): string | undefined {
+  const t = parseTextFilter(raw, param, MAX_QUERY_CHARS);
+  if (t === undefined) return undefined;
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  let terms = 0;
+  for (const token of t.match(/-?"[^"]*"?|\S+/g) ?? []) {
+    const lower = token.toLowerCase();
+    if (lower === 'or') {
+      kept.push(token);
+      continue;
+    }
+    if (seen.has(lower)) continue;
+    seen.add(lower);
+    kept.push(token);
+    terms += lower.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length;
+  }
+  if (terms > MAX_QUERY_TERMS) throw badRequest(`Parameter '${param}' may hold at most ${MAX_QUERY_TERMS} distinct terms; got ${terms}.`, param);
+  return kept.join(' ');
+}

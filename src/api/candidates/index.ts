@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest, notFound } from '../../http/errors.js';
 import { checkOffset, clampLimit, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
-import { parseState } from '../../http/params.js';
+import { MAX_TEXT_FILTER_CHARS, parseState, parseTextFilter } from '../../http/params.js';
 import { DateStr, Int, Json, Nullable, One, responses, Str } from '../common/schemas.js';
 import { int64IdOr404, PathInt64Id, text } from '../common/ids.js';
 import { getCandidate, listCandidates } from './repository.js';
@@ -27,7 +27,7 @@ export const CandidateDetailSchema = Type.Object({
 
 const Query = Type.Object({
   state: Type.Optional(Type.String({ description: 'two-letter code (DC, US accepted); 400 otherwise. Matches only candidates with an FEC record.' })),
-  office: Type.Optional(Type.String({ description: 'case-insensitive substring of the FEC office' })),
+  office: Type.Optional(Type.String({ description: `case-insensitive substring of the FEC office; at most ${MAX_TEXT_FILTER_CHARS} characters` })),
   cycle: Type.Optional(Type.String({ description: 'four-digit election cycle year; 400 otherwise' })),
   fec_id: Type.Optional(Type.String({ description: 'FEC candidate id, exact' })),
   bioguide: Type.Optional(Type.String({ description: 'Bioguide id, exact' })),
@@ -52,7 +52,7 @@ export const candidateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const cycle = text(qs.cycle);
     if (cycle !== undefined && !/^\d{4}$/.test(cycle)) throw badRequest(`Parameter 'cycle' must be a four-digit year; got '${qs.cycle}'.`, 'cycle');
     const rows = await listCandidates(app.dbRead, {
-      state, office: text(qs.office), cycle: cycle === undefined ? undefined : Number(cycle),
+      state, office: parseTextFilter(qs.office, 'office'), cycle: cycle === undefined ? undefined : Number(cycle),
       fecId: text(qs.fec_id), bioguide: text(qs.bioguide), limit, offset,
     });
     return { data: rows, pagination: pagination(limit, offset, rows.length) };

@@ -16,4 +16,6 @@ export const ListOf = <T extends TSchema>(row: T) => Type.Object({ data: Type.Ar
 export const One = <T extends TSchema>(row: T) => Type.Object({ data: row });
 
 /** Response map: 200 plus the error envelope for each status the route can answer. */
-export const responses = <T extends TSchema>(ok: T, ...errors: number[]) => ({ 200: ok, ...errorResponses(401, 429, 500, ...errors) });
+// 422 query_timeout: every read runs on the read pool, whose statements PostgreSQL cancels after
+// READ_STATEMENT_TIMEOUT_MS.
+export const responses = <T extends TSchema>(ok: T, ...errors: number[]) => ({ 200: ok, ...errorResponses(401, 422, 429, 500, ...errors) });

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Queryable } from '../../db/pool.js';
 import { notFound } from '../../http/errors.js';
 import { checkOffset, clampLimit, LimitParam, OffsetParam, pagination, PaginationSchema } from '../../http/paging.js';
-import { parseState } from '../../http/params.js';
+import { MAX_TEXT_FILTER_CHARS, parseState, parseTextFilter } from '../../http/params.js';
 import { One, responses } from '../common/schemas.js';
 import { int64IdOr404, PathInt64Id, text } from '../common/ids.js';
 import { stateIdOf } from '../../domain/states.js';
@@ -13,7 +13,7 @@ import { getLegislator, personExists, roster, sponsorships, voteHistory } from '
 
 const RosterQuery = Type.Object({
   state: Type.Optional(Type.String({ description: 'jurisdiction code; 400 otherwise' })),
-  q: Type.Optional(Type.String({ description: 'case-insensitive substring of first name, last name or full name ("jane doe" matches too)' })),
+  q: Type.Optional(Type.String({ description: `case-insensitive substring of first name, last name or full name ("jane doe" matches too); at most ${MAX_TEXT_FILTER_CHARS} characters` })),
   party: Type.Optional(Type.String({ description: 'case-insensitive prefix of the party name ("dem" matches Democrat), or the exact party abbreviation (D, R, I, ...)' })),
   chamber: Type.Optional(Type.String({ description: 'chamber name, case-insensitive exact match (e.g. House, Senate)' })),
   district: Type.Optional(Type.String({ description: 'district, exact match' })),
@@ -41,7 +41,7 @@ export const legislatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const state = parseState(qs.state);
     const data = await roster(app.dbRead, {
       stateId: state ? stateIdOf(state) : undefined,
-      q: text(qs.q), party: text(qs.party), chamber: text(qs.chamber), district: text(qs.district), limit, offset,
+      q: parseTextFilter(qs.q, 'q'), party: text(qs.party), chamber: text(qs.chamber), district: text(qs.district), limit, offset,
     });
     return { data, pagination: pagination(limit, offset, data.length) };
   });

@@ -2,15 +2,14 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../../http/paging.js';
-import { parseState } from '../../http/params.js';
+import { MAX_TEXT_FILTER_CHARS, parseState, parseTextFilter } from '../../http/params.js';
 import { Int, responses, Str } from '../common/schemas.js';
-import { text } from '../common/ids.js';
 import { stateIdOf } from '../../domain/states.js';
 import { listSubjects } from './repository.js';
 
 const Query = Type.Object({
   state: Type.Optional(Type.String({ description: 'jurisdiction code; 400 otherwise' })),
-  q: Type.Optional(Type.String({ description: 'case-insensitive substring of the subject name' })),
+  q: Type.Optional(Type.String({ description: `case-insensitive substring of the subject name; at most ${MAX_TEXT_FILTER_CHARS} characters` })),
   limit: LimitParam(100, 1000),
 });
 export const SubjectListRow = Type.Object({ subject_id: Int(), subject_name: Str(), bill_count: Int() });
@@ -26,7 +25,7 @@ export const subjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     const qs = req.query;
     const state = parseState(qs.state);
-    const rows = await listSubjects(app.dbRead, { stateId: state ? stateIdOf(state) : undefined, q: text(qs.q), limit: clampLimit(qs.limit, 100, 1000) });
+    const rows = await listSubjects(app.dbRead, { stateId: state ? stateIdOf(state) : undefined, q: parseTextFilter(qs.q, 'q'), limit: clampLimit(qs.limit, 100, 1000) });
     return { data: rows, count: rows.length };
   });
 };
