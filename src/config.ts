@@ -93,6 +93,7 @@ export const SETTINGS = {
   bodyLimit: setting('BODY_LIMIT_BYTES', int(1024, 10 * 1024 * 1024), 64 * 1024, 'Largest request body accepted'),
   defaultBurst: setting('DEFAULT_BURST_LIMIT', int(1, 100000), 10, 'Requests per second per key unless the key overrides it'),
   keyCacheMs: setting('KEY_CACHE_MS', int(0, 60000), 2000, 'How long a key lookup is cached; bounds how late a revocation takes effect'),
+  keyOutageGraceMs: setting('KEY_OUTAGE_GRACE_MS', int(0, 3600000), 600000, 'While PostgreSQL is unreachable, a key it confirmed within this long is still accepted from memory, so reconnecting streams stay up (0 = never)'),
   streamHeartbeatMs: setting('STREAM_HEARTBEAT_MS', int(50, 3600000), 15000, 'Interval of `: ping` comments on /v1/stream'),
   streamRotateMs: setting('STREAM_ROTATE_MS', int(100, 86400000), 85000, 'Connection life before `event: rotate`'),
   streamRotateJitter: setting('STREAM_ROTATE_JITTER_PCT', int(0, 50), 10, 'Spread of the rotation time, percent either side'),

@@ -27,6 +27,8 @@ type Entry = { key: KeyLookup | null; expires: number };
 
 export class KeyCache {
   private entries = new Map<string, Entry>();
+  /** the last answer the database gave for each key that exists, and when, for outages */
+  private known = new Map<string, { key: KeyLookup; at: number }>();
   private inflight = new Map<string, Promise<KeyLookup | null>>();
   private lastTouched = new Map<string, number>();
 
@@ -34,6 +36,12 @@ export class KeyCache {
     private db: Queryable,
     private ttlMs: number,
     private now: () => number = Date.now,
+    /**
+     * While the database is unreachable, a key the database answered for within this long is
+     * served from that answer (KEY_OUTAGE_GRACE_MS): a stream that reconnects during an outage
+     * gets its 200 (and `event: error` inside) instead of a 503 that EventSource treats as final.
+     */
+    private outageGraceMs = 0,
   ) {}
 
   /** The cached answer for a raw key: a key, null (known unknown) or undefined (not cached). */
@@ -55,11 +63,25 @@ export class KeyCache {
         if (this.entries.size >= MAX_CACHE_ENTRIES) this.entries.clear();
         const ttl = key ? this.ttlMs : Math.min(this.ttlMs, 1000);
         if (ttl > 0) this.entries.set(raw, { key: key ?? null, expires: this.now() + ttl });
+        if (key && this.outageGraceMs > 0) {
+          if (this.known.size >= MAX_CACHE_ENTRIES) this.known.clear();
+          this.known.set(raw, { key, at: this.now() });
+        }
         return key ?? null;
+      }, (err: unknown) => {
+        const last = this.known.get(raw);
+        if (last && isDatabaseUnavailable(err) && this.now() - last.at <= this.outageGraceMs) return last.key;
+        throw err;
       })
       .finally(() => this.inflight.delete(raw));
     this.inflight.set(raw, p);
     return p;
+  }
+
+  /** Forgets every answer about a key (it was found revoked), so the next request asks the database. */
+  forget(apiKeyId: string): void {
+    for (const [raw, e] of this.entries) if (e.key?.api_key_id === apiKeyId) this.entries.delete(raw);
+    for (const [raw, e] of this.known) if (e.key.api_key_id === apiKeyId) this.known.delete(raw);
   }
 
   /** Records last use at most once a minute per key; never delays the request. */

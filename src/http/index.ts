@@ -37,7 +37,7 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
   // readiness; it is never created here.
   const redis = app.deps.redis;
   const limiter: Limiter = redis ? new RedisLimiter(app.db, redis) : new MemoryLimiter(app.db);
-  const keys = new KeyCache(app.db, app.config.keyCacheMs);
+  const keys = new KeyCache(app.db, app.config.keyCacheMs, Date.now, app.config.keyOutageGraceMs);
   app.decorate('limiter', limiter);
   app.decorate('keyCache', keys);
   app.decorate('readSlots', readSlots(redis, app.config.readStatementTimeoutMs));

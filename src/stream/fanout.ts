@@ -85,6 +85,9 @@ export class Fanout {
   private readonly conns = new Set<Conn>();
   private readonly heartbeat: Heartbeat<Conn>;
   private readonly rotations: DeadlineWheel<Conn>;
+  /** connections whose life ended while rotations were held (a database outage) */
+  private readonly deferred = new Set<Conn>();
+  private holding = false;
   count = 0;
 
   /** sweep: called on the first heartbeat slice of each round while connections are open */
@@ -94,7 +97,30 @@ export class Fanout {
     private readonly sweep: () => void,
   ) {
     this.heartbeat = new Heartbeat(o.heartbeatMs, (conns, first) => this.tick(conns, first));
-    this.rotations = new DeadlineWheel(o.rotateMs, (c) => this.rotate(c, 'wall_clock'));
+    this.rotations = new DeadlineWheel(o.rotateMs, (c) => {
+      if (this.holding) this.deferred.add(c);
+      else this.rotate(c, 'wall_clock');
+    });
+  }
+
+  /**
+   * Holds wall-clock rotations (the database is down): a rotated client would reconnect into a
+   * key check and a catch-up that both need the database, while the open connection loses nothing.
+   */
+  holdRotations(): void {
+    this.holding = true;
+  }
+
+  /**
+   * Ends the hold: the connections whose life ended meanwhile get new deadlines spread evenly over
+   * one life, so they do not all reconnect at once when the database returns.
+   */
+  releaseRotations(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    const now = Date.now();
+    for (const c of this.deferred) if (!c.closed) this.rotations.add(c, now + Math.random() * this.o.rotateMs);
+    this.deferred.clear();
   }
 
   /** open connections */
@@ -118,6 +144,7 @@ export class Fanout {
     c.closed = true;
     this.heartbeat.delete(c);
     this.rotations.delete(c);
+    this.deferred.delete(c);
     if (c.filter.states?.length) for (const s of c.filter.states) this.byState.get(s)?.delete(c);
     else this.all.delete(c);
     this.conns.delete(c);

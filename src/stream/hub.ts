@@ -68,6 +68,16 @@ export class Hub {
     this.fanout.detach(c);
   }
 
+  /** Holds wall-clock rotations while the database is down (see Fanout.holdRotations). */
+  holdRotations(): void {
+    this.fanout.holdRotations();
+  }
+
+  /** Ends the hold, spreading the rotations that came due meanwhile over one connection life. */
+  releaseRotations(): void {
+    this.fanout.releaseRotations();
+  }
+
   /** Sends a final rotate carrying the connection's cursor, so the client resumes without loss. */
   rotate(c: Conn, reason: RotateData['reason']): void {
     this.fanout.rotate(c, reason);

@@ -3,7 +3,9 @@
 // The connection stays open: live events simply pause (nothing can be stamped while PostgreSQL is
 // down) and resume from the relay's cursor when it returns, so the client need not do anything;
 // the cursor is there for clients that prefer to reconnect. A connection opened during an outage
-// (its key was cached) is told at once.
+// (its key was cached or confirmed shortly before, KEY_OUTAGE_GRACE_MS) is told at once.
+// Wall-clock rotations are held for the outage (a rotated client would reconnect into a database
+// that is away) and spread over one connection life when it ends.
 import type { Pool } from '../db/pool.js';
 import { databaseStatus, type DatabaseStatus } from '../db/health.js';
 import type { Conn, Hub, Sink } from './hub.js';
@@ -15,11 +17,23 @@ export const OUTAGE_RETRY_MS = 1000;
 export class OutageNotices {
   private readonly open = new Map<Conn, { sink: Sink; cursor: string }>();
   private readonly statuses: DatabaseStatus[];
-  private readonly onDown = () => this.notifyAll();
+  private readonly onDown = () => {
+    this.hub.holdRotations();
+    this.notifyAll();
+  };
+  private readonly onUp = () => {
+    if (!this.statuses.some((s) => s.down)) this.hub.releaseRotations();
+  };
 
-  constructor(pools: Pool[]) {
+  constructor(
+    pools: Pool[],
+    private readonly hub: Hub,
+  ) {
     this.statuses = [...new Set(pools)].map((p) => databaseStatus(p));
-    for (const s of this.statuses) s.on('down', this.onDown);
+    for (const s of this.statuses) {
+      s.on('down', this.onDown);
+      s.on('up', this.onUp);
+    }
   }
 
   /** Attaches a transport to the hub and to these notices; returns what to call when it closes. */
@@ -42,7 +56,10 @@ export class OutageNotices {
   }
 
   close(): void {
-    for (const s of this.statuses) s.off('down', this.onDown);
+    for (const s of this.statuses) {
+      s.off('down', this.onDown);
+      s.off('up', this.onUp);
+    }
     this.open.clear();
   }
 

@@ -72,7 +72,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   });
   await app.register(websocket, { options: { maxPayload: 4096 }, errorHandler: wsErrorHandler });
   // One set of outage notices for both transports: one listener per pool, every stream told once.
-  const outage = new OutageNotices([app.db, app.dbRead]);
+  const outage = new OutageNotices([app.db, app.dbRead], hub);
   app.addHook('onClose', async () => outage.close());
   sseRoutes(app, hub, outage);
   wsRoutes(app, hub, outage, established);

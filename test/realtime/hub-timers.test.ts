@@ -72,4 +72,39 @@ describe('stream hub timers', () => {
       await bus.close();
     }
   });
+
+  it('holds wall-clock rotations during a database outage, then spreads the held ones over one life', async () => {
+    const bus = new MemoryBus<ChangeEvent>();
+    const life = 1000;
+    const hub = new Hub({
+      db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
+      heartbeatMs: 60_000, rotateMs: life, rotateJitterPct: 0, bufferBytes: 1 << 20, replayMaxEvents: 5000,
+    });
+    type Wheel = { slotOf: Map<unknown, number>; slotMs: number };
+    const internals = (hub as unknown as { fanout: { deferred: Set<unknown>; rotations: Wheel } }).fanout;
+    try {
+      await hub.init();
+      hub.holdRotations();
+      const sinks = Array.from({ length: 100 }, () => new RecordingSink());
+      const cursor = new Date().toISOString();
+      for (const s of sinks) hub.attach(s, {}, cursor);
+      await until(() => internals.deferred.size === sinks.length);
+      expect(sinks.filter((s) => s.rotated)).toEqual([]);
+
+      const released = Date.now();
+      hub.releaseRotations();
+      // The new deadlines (data of the wheel, not measured times) cover one life, not one instant.
+      const { slotOf, slotMs } = internals.rotations;
+      const deadlines = [...slotOf.values()].map((slot) => slot * slotMs);
+      expect(deadlines).toHaveLength(sinks.length);
+      expect(Math.min(...deadlines)).toBeGreaterThanOrEqual(released);
+      expect(Math.max(...deadlines)).toBeLessThanOrEqual(released + life + 2 * slotMs);
+      expect(Math.max(...deadlines) - Math.min(...deadlines)).toBeGreaterThan(life / 2);
+      await until(() => sinks.every((s) => s.rotated !== undefined));
+      expect(new Set(sinks.map((s) => s.rotated!.reason))).toEqual(new Set(['wall_clock']));
+    } finally {
+      await hub.close(0);
+      await bus.close();
+    }
+  });
 });
