@@ -62,7 +62,7 @@ describe('Congress people cache', () => {
     // A placeholder over a placeholder only fills blanks: another district changes nothing either.
     expect(await congressPerson(counting, again, { ...mention('Z000002'), district: 5 })).toBe(stub.people_id);
     expect(queries).toBe(0);
-    expect((await db.pool.query('SELECT district FROM people WHERE people_id = $1', [stub.people_id])).rows[0].district).toBe('2');
+    expect((await db.pool.query('SELECT district FROM people WHERE people_id = $1', [stub.people_id])).rows[0].district).toBe('MA-2');
   });
 });
 
@@ -95,7 +95,7 @@ describe('Congress placeholders of a batch', () => {
     await w.close();
     const [made] = (await db.pool.query(`SELECT ${cols} FROM people WHERE bioguide_id = 'Z000011'`)).rows;
     const [old] = (await db.pool.query(`SELECT ${cols} FROM people WHERE bioguide_id = 'Z000010'`)).rows;
-    expect(made).toMatchObject({ first_name: 'Jane', last_name: 'Doe', party_id: 2, district: '12', import_hash: 'stub' });
+    expect(made).toMatchObject({ first_name: 'Jane', last_name: 'Doe', party_id: 2, district: 'CA-12', import_hash: 'stub' });
     expect({ ...made, people_id: 0 }).toEqual({ ...old, people_id: 0 });
   });
 });

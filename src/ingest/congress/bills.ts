@@ -5,14 +5,14 @@
 // hang on: counted as skipped.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Pool, Queryable } from '../../db/pool.js';
+import { withTransaction, type Pool, type Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
 import { BatchWriter, type WriteResult } from '../batch.js';
 import { upsertBill, type BillRecord } from '../bills.js';
 import { contentHash, nextIds } from '../ids.js';
 import { latest, utcDay } from '../dates.js';
 import { congressLadder, type CongressStep } from '../../domain/congress-status.js';
-import { congressPerson, PeopleCache, preloadPeople } from './people.js';
+import { congressPerson, foldPlaceholders, PeopleCache, preloadPeople } from './people.js';
 import { amendments, preloadAmendments, preloadCommittees, referrals, resolveRelatedBills, type AmendmentIds, type CommitteeCache } from './parts.js';
 import { congressSession } from './session.js';
 import { readAhead } from '../readahead.js';
@@ -112,7 +112,10 @@ async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): 
   const sponsorList = [d.sponsor as Obj | null, ...((d.cosponsors as Obj[] | undefined) ?? []).filter((c) => !c.withdrawn_at)].filter((x): x is Obj => !!x?.bioguide_id);
   const sponsors = [];
   for (const [i, sp] of sponsorList.entries()) {
-    const people_id = await congressPerson(db, cache.people, { scheme: 'bioguide', id: s(sp.bioguide_id), name: s(sp.name), first: '', last: '', party: '', state: s(sp.state), district: sp.district }, w);
+    const people_id = await congressPerson(db, cache.people, {
+      scheme: 'bioguide', id: s(sp.bioguide_id), name: s(sp.name), first: '', last: '', party: '', state: s(sp.state), district: sp.district,
+      senate: s(sp.title) === 'Sen' ? true : s(sp.title) ? false : undefined,
+    }, w);
     sponsors.push({ people_id, sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
   }
   const actions = (d.actions as Obj[] | undefined) ?? [];
@@ -162,6 +165,9 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
     }
   };
   try {
+    // Placeholders of members whose full record arrived since: folded before the run learns the people.
+    const folded = await withTransaction(pool, foldPlaceholders);
+    if (folded) report.count('placeholders merged', 'updated', folded);
     await preloadPeople(pool, cache.people);
     await preloadCommittees(pool, cache.committees);
     await preloadAmendments(pool, cache.amendments);

@@ -2,13 +2,14 @@
 // with their full id blocks, committees and subcommittees, and committee membership.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Pool } from '../../db/pool.js';
+import { withTransaction, type Pool } from '../../db/pool.js';
 import { BatchWriter } from '../batch.js';
 import { memberRole, upsertCommittee } from '../committees.js';
 import { queuePerson } from '../people-group.js';
 import type { PersonRecord } from '../people.js';
 import { PARTY_NAMES, partyId } from '../reference.js';
-import { houseDistrict } from './people.js';
+import { congressDistrict } from '../../domain/congress-district.js';
+import { foldPlaceholders } from './people.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 import { parseYaml } from '../yaml.js';
 
@@ -33,7 +34,7 @@ export function mapLegislator(m: Obj): PersonRecord {
       ballotpedia: s(id.ballotpedia) || undefined, fec: (Array.isArray(id.fec) ? id.fec : []).map(String) },
     extra, state_id: 52, role_id: sen ? 2 : 1, chamber: sen ? 'Senate' : 'House', body_id: sen ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] || s(term.party),
     name: s(name.official_full) || `${s(name.first)} ${s(name.last)}`.trim(), first_name: s(name.first), middle_name: s(name.middle), last_name: s(name.last),
-    suffix: s(name.suffix), nickname: s(name.nickname), district: sen ? '' : houseDistrict(term.district), active: true,
+    suffix: s(name.suffix), nickname: s(name.nickname), district: congressDistrict(sen, s(term.state), term.district), active: true,
   };
 }
 
@@ -62,6 +63,9 @@ export async function importCongressLegislators(pool: Pool, target: string, opts
     }
     // Committees look their members up among the people just queued: write those first.
     await writer.commit();
+    // Placeholders (Senate votes name senators by LIS id) of the members just written: merged into them.
+    const folded = await withTransaction(pool, foldPlaceholders);
+    if (folded) report.count('placeholders merged', 'updated', folded);
     const committees = ((await readYaml(path.join(target, 'committees-current.yaml').toString()).catch(() => [])) ?? []) as Obj[];
     const membership = ((await readYaml(path.join(target, 'committee-membership-current.yaml')).catch(() => ({}))) ?? {}) as Record<string, Obj[]>;
     const write = async (c: Obj, thomas: string, parent: string | undefined, type: string) => {

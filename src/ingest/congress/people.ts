@@ -9,11 +9,14 @@ import { DERIVED_LOW } from '../ids.js';
 import { splitPublishedName } from '../names.js';
 import { COLS, derivedId, mergedIfChanged, recordRow, upsertPerson, type PersonRecord, type Row } from '../people.js';
 import { PARTY_NAMES, partyId } from '../reference.js';
+import { congressDistrict } from '../../domain/congress-district.js';
 
 export interface Mention {
   scheme: 'bioguide' | 'lis'; id: string; name: string; first: string; last: string; party: string; state: string;
   /** House district as the source gives it (a number; 0 = at large), null for senators */
   district: unknown;
+  /** the member's chamber when the mention says it (a sponsor record's title); else the id's: LIS ids are senators' */
+  senate?: boolean;
 }
 
 interface Known { people_id: number; party: boolean; first: boolean; row?: Row; seen?: Set<string> }
@@ -38,12 +41,6 @@ export class PeopleCache extends Map<string, Known> {
     this.complete = false;
     this.taken = undefined;
   }
-}
-
-/** "0" (at large) → "At-Large"; senators have no district. */
-export function houseDistrict(v: unknown): string {
-  if (v === null || v === undefined || v === '') return '';
-  return String(v) === '0' ? 'At-Large' : String(v);
 }
 
 /**
@@ -113,7 +110,7 @@ export async function congressPerson(db: Queryable, cache: PeopleCache, m: Menti
   const known = cache.get(key);
   // A placeholder only has its blanks filled, so a mention it has already met (a member's every
   // vote in a Congress reads the same) cannot change it again: it is compared once.
-  const sig = JSON.stringify([m.name, m.first, m.last, m.party, m.state, m.district]);
+  const sig = JSON.stringify([m.name, m.first, m.last, m.party, m.state, m.district, m.senate]);
   if (known?.row) {
     if (known.seen?.has(sig)) return known.people_id;
     (known.seen ??= new Set()).add(sig);
@@ -124,12 +121,12 @@ export async function congressPerson(db: Queryable, cache: PeopleCache, m: Menti
     : splitPublishedName(m.name);
   // A known member is written again only when this mention brings a party or first name it lacked.
   if (known && (known.party || !pid) && (known.first || !split.first_name)) return known.people_id;
-  const senate = m.scheme === 'lis';
+  const senate = m.senate ?? m.scheme === 'lis';
   const rec: PersonRecord = {
     source: 'congress', ids: { [m.scheme]: m.id }, state_id: 52, role_id: senate ? 2 : 1, chamber: senate ? 'Senate' : 'House',
     body_id: senate ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] ?? '',
     name: [split.first_name, split.middle_name, split.last_name, split.suffix].filter(Boolean).join(' ') || m.name, ...split,
-    district: senate ? '' : houseDistrict(m.district), extra: m.state ? { state: m.state } : {}, active: true, stub: true,
+    district: congressDistrict(senate, m.state, m.district), extra: m.state ? { state: m.state } : {}, active: true, stub: true,
   };
   const flags = { party: (known?.party ?? false) || pid > 0, first: (known?.first ?? false) || !!split.first_name };
   if (known?.row) {
@@ -152,4 +149,35 @@ export async function congressPerson(db: Queryable, cache: PeopleCache, m: Menti
   const { people_id } = await upsertPerson(db, rec);
   cache.set(key, { people_id, ...flags });
   return people_id;
+}
+
+/**
+ * Placeholders whose member now has a full record (congress-legislators imported after the bills
+ * and votes that mentioned them: the full record joins the bioguide placeholder, but the LIS one
+ * of the same senator, made from Senate votes, stays apart): their votes, sponsorships and
+ * memberships move to the full record and the placeholder goes. Joined on the same ids as any
+ * import (bioguide or LIS, no contradicting strong id), never on names. Returns how many went.
+ */
+export async function foldPlaceholders(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ stub: string; keep: string }>(
+    `SELECT DISTINCT ON (p.people_id) p.people_id::text AS stub, f.people_id::text AS keep
+       FROM people p JOIN people f ON f.people_id <> p.people_id AND f.import_hash <> 'stub'
+        AND (f.bioguide_id = p.bioguide_id OR f.lis_id = p.lis_id)
+      WHERE p.import_hash = 'stub' AND p.source = 'congress'
+        AND (p.bioguide_id IS NULL OR f.bioguide_id IS NULL OR p.bioguide_id = f.bioguide_id)
+        AND (p.lis_id IS NULL OR f.lis_id IS NULL OR p.lis_id = f.lis_id)
+        AND (p.openstates_id IS NULL OR f.openstates_id IS NULL OR p.openstates_id = f.openstates_id)
+      ORDER BY p.people_id, f.people_id`);
+  if (!rows.length) return 0;
+  const pairs = JSON.stringify(rows);
+  // Where the full record is listed beside its placeholder (one bill, roll call or committee), the placeholder's row goes.
+  for (const [table, key] of [['bill_sponsors', 'bill_id'], ['roll_call_votes', 'roll_call_id'], ['committee_members', 'committee_id']]) {
+    await db.query(
+      `DELETE FROM ${table} t USING json_to_recordset($1::json) m(stub bigint, keep bigint)
+        WHERE t.people_id = m.stub AND EXISTS (SELECT 1 FROM ${table} k WHERE k.${key} = t.${key} AND k.people_id = m.keep)`, [pairs]);
+    await db.query(`UPDATE ${table} t SET people_id = m.keep FROM json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE t.people_id = m.stub`, [pairs]);
+  }
+  await db.query(`UPDATE candidates c SET people_id = m.keep FROM json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE c.people_id = m.stub`, [pairs]);
+  await db.query(`DELETE FROM people p USING json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE p.people_id = m.stub`, [pairs]);
+  return rows.length;
 }

@@ -3,7 +3,7 @@
 // committees/. Puerto Rico is not one of the service's 52 jurisdictions: counted as skipped.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Pool } from '../../db/pool.js';
+import { withTransaction, type Pool } from '../../db/pool.js';
 import { BatchWriter } from '../batch.js';
 import { CommitteeIndex, memberRole, upsertCommittee } from '../committees.js';
 import { splitPublishedName } from '../names.js';
@@ -11,6 +11,9 @@ import { queuePerson } from '../people-group.js';
 import type { PersonIds } from '../people.js';
 import { PARTY_NAMES, loadReference, partyId, type Reference } from '../reference.js';
 import { ParsePool } from '../parse-pool.js';
+import { congressDistrict } from '../../domain/congress-district.js';
+import { stateIdOf } from '../../domain/states.js';
+import { foldPlaceholders } from '../congress/people.js';
 import { ImportReport, RecordError, type ReportOptions } from '../report.js';
 
 type Obj = Record<string, unknown>;
@@ -55,7 +58,9 @@ export function mapOpenStatesPerson(p: Obj, stateId: number, ref: Reference, act
     source: 'openstates', ids, extra, state_id: stateId, role_id: roleId, chamber: body?.body_short ?? '', body_id: body?.body_id ?? null,
     party_id: pid, party_name: PARTY_NAMES[pid] || party, name,
     first_name: String(p.given_name ?? split?.first_name ?? ''), middle_name: split?.middle_name ?? '', last_name: String(p.family_name ?? split?.last_name ?? ''),
-    suffix: String(p.suffix ?? split?.suffix ?? ''), nickname: split?.nickname ?? '', district: String(role?.district ?? ''), active,
+    suffix: String(p.suffix ?? split?.suffix ?? ''), nickname: split?.nickname ?? '', active,
+    // Members of Congress take the one district form of every Congress source ("AL-4", senators "CA").
+    district: stateId === stateIdOf('US') ? congressDistrict(roleId === 2, '', role?.district) : String(role?.district ?? ''),
   };
 }
 
@@ -124,6 +129,11 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
       }
       // Committees look their members up among the people just queued: write those first.
       await writer.commit();
+      // Congress placeholders (a Senate vote's LIS id) of members whose full record just arrived: merged into it.
+      if (stateId === stateIdOf('US')) {
+        const folded = await withTransaction(pool, foldPlaceholders);
+        if (folded) report.count('placeholders merged', 'updated', folded);
+      }
       report.expect(committeeFiles.length);
       if (!stateId) {
         for (const _ of committeeFiles) { report.tick(); report.skip('committees', `jurisdiction ${st} is not covered`); }
