@@ -34,11 +34,14 @@ export interface AppDeps {
   /** the bus the stream hub subscribes to; the in-process bus when absent */
   bus?: ChangeBus;
   /** the process's ioredis client when REDIS_URL is set (limits and readiness share it); created
-   * here from config.redisUrl when the caller passes none */
-  redis?: Redis;
+   * here from config.redisUrl when the caller passes none; null: no Redis for this app (a process
+   * serving neither api nor stream counts no requests, and its readiness does not depend on Redis) */
+  redis?: Redis | null;
   clock?: () => Date;
   /** connection string of the primary (the stream listener needs its own connection) */
   databaseUrl?: string;
+  /** the relay this process runs, if any: readiness reports whether it can publish */
+  relay?: { publishFailing(): boolean };
 }
 
 declare module 'fastify' {
@@ -84,7 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // One Redis client per app: the caller's (server.ts makes one per process), else our own.
-  if (!deps.redis && config.redisUrl) {
+  if (deps.redis === undefined && config.redisUrl) {
     const own = createRedis(config.redisUrl, app.log);
     deps = { ...deps, redis: own };
     app.addHook('onClose', async () => closeRedis(own));

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Background, BackgroundContext } from './background.js';
 import { createBus } from './bus/index.js';
-import { startRelay } from './changes/relay.js';
+import { startRelay, type Relay } from './changes/relay.js';
 import type { Config, Role } from './config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase, type Database } from './db/open.js';
@@ -23,8 +23,8 @@ import type { ChangeBus, ChangeEvent } from './changes/events.js';
 import { closeRedis, createRedis } from './ops/redis.js';
 
 export interface RunningServer {
-  app?: FastifyInstance;
-  url?: string;
+  app: FastifyInstance;
+  url: string;
   db: Database;
   bus: ChangeBus;
   demoKey?: string;
@@ -77,8 +77,10 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
     const demoKey = opts.demo || config.demo ? await ensureDemo(config, db, log) : undefined;
     const bus = await createBus<ChangeEvent>(config, log, { namespace: config.natsNamespace });
     stops.push(named('bus', () => bus.close()));
-    // One Redis client for the process (limits and readiness), like the bus.
-    const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
+    // One Redis client for the process (limits and readiness), like the bus; only processes that
+    // serve the API or the stream count requests, so only they need Redis (and report it ready).
+    const serving = roles.has('api') || roles.has('stream');
+    const redis = serving && config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
     if (redis) stops.push(named('redis', () => closeRedis(redis)));
 
     // delivery kinds beside plain webhooks, for this process's workers and test calls
@@ -90,21 +92,21 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
       ['worker', startDeliveryWorker],
       ['worker', startDiffWorker],
     ];
+    let relay: Relay | undefined;
     for (const [role, start] of starters) {
       if (!roles.has(role)) continue;
       const bg = await start(ctx);
+      if (bg.name === 'relay') relay = bg as Relay;
       log.debug({ background: bg.name }, 'started');
       stops.push(named(bg.name, () => bg.stop()));
     }
 
-    let app: FastifyInstance | undefined;
-    let url: string | undefined;
-    if (roles.has('api') || roles.has('stream')) {
-      app = await buildApp(config, { db: db.pool, dbRead: db.readPool, logger: log, bus, redis, databaseUrl: db.url });
-      url = await app.listen({ port: config.port, host: config.host });
-      const listening = app;
-      stops.push(named('http', () => listening.close()));
-    }
+    // Every process listens on PORT: api and stream serve their routes there, and every role,
+    // relay, dispatcher and worker included, serves /v1/health, /v1/ready and /metrics, so an
+    // orchestrator probes and scrapes each process the same way.
+    const app: FastifyInstance = await buildApp(config, { db: db.pool, dbRead: db.readPool, logger: log, bus, redis: redis ?? null, databaseUrl: db.url, relay });
+    const url = await app.listen({ port: config.port, host: config.host });
+    stops.push(named('http', () => app.close()));
     let stopping: Promise<void> | undefined;
     let currentStep: string | undefined;
     return {

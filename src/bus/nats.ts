@@ -5,6 +5,10 @@
 // only once JetStream acknowledged every event, so the relay's published cursor never runs ahead of
 // what the bus really holds. No process of ours consumes it durably: the dispatcher and the stream
 // hub read the change log by cursor and use the bus only as a wake-up and live fan-out.
+//
+// The stream is re-created whenever it may be gone: after every reconnection, and when a publish
+// fails (a NATS server restarted with an empty JetStream store answers every publish with "no
+// responders" until the stream exists again; before, only a restart of our process re-created it).
 import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from '../logger.js';
@@ -19,11 +23,32 @@ export interface NatsBusOptions {
   namespace?: string;
 }
 
+type StreamConfig = Parameters<JetStreamManager['streams']['add']>[0] & { name: string };
+
+/** Creates the stream, or keeps the one there (possibly with other limits set by an operator). */
+async function ensureStream(jsm: JetStreamManager, config: StreamConfig): Promise<'created' | 'exists'> {
+  try {
+    await jsm.streams.info(config.name);
+    return 'exists';
+  } catch {
+    // missing (or JetStream not answering): add it; a failure here is the caller's to retry
+  }
+  try {
+    await jsm.streams.add(config);
+    return 'created';
+  } catch (err) {
+    // created meanwhile by another process, or there with another configuration: keep it
+    await jsm.streams.info(config.name).catch(() => Promise.reject(err));
+    return 'exists';
+  }
+}
+
 export class NatsBus<E extends BusMessage = BusMessage> implements Bus<E> {
   readonly kind = 'nats' as const;
   private connected = true;
   private readonly subs = new Set<Subscription>();
   private closed = false;
+  private ensuring: Promise<void> | undefined;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -31,6 +56,7 @@ export class NatsBus<E extends BusMessage = BusMessage> implements Bus<E> {
     private readonly jsm: JetStreamManager,
     private readonly ns: string,
     private readonly stream: string,
+    private readonly streamConfig: StreamConfig,
     private readonly log: Logger,
   ) {
     void (async () => {
@@ -42,6 +68,8 @@ export class NatsBus<E extends BusMessage = BusMessage> implements Bus<E> {
           this.connected = true;
           reconnects.inc({ component: 'nats' });
           log.info({ server: s.server }, 'NATS reconnected');
+          // a server that restarted with an empty store has no stream: put it back before the relay asks
+          void this.ensureStream();
         }
       }
     })().catch(() => undefined);
@@ -52,14 +80,20 @@ export class NatsBus<E extends BusMessage = BusMessage> implements Bus<E> {
     const nc = await connect({ servers: url.split(','), reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, name: 'lds' });
     const jsm = await jetstreamManager(nc);
     const stream = `${ns.toUpperCase()}_CHANGES`;
-    const config = { name: stream, subjects: [`${ns}.js.changes.>`], duplicate_window: nanos(DUPLICATE_WINDOW_MS), max_age: nanos(MAX_AGE_MS) };
-    try {
-      await jsm.streams.add(config);
-    } catch {
-      // already there (possibly with other limits set by an operator): keep it
-      await jsm.streams.info(stream);
-    }
-    return new NatsBus<E>(nc, jetstream(nc), jsm, ns, stream, log);
+    const config: StreamConfig = { name: stream, subjects: [`${ns}.js.changes.>`], duplicate_window: nanos(DUPLICATE_WINDOW_MS), max_age: nanos(MAX_AGE_MS) };
+    await ensureStream(jsm, config);
+    return new NatsBus<E>(nc, jetstream(nc), jsm, ns, stream, config, log);
+  }
+
+  /** Re-creates the stream if it is gone; one attempt at a time, failures left to the next call. */
+  private ensureStream(): Promise<void> {
+    this.ensuring ??= ensureStream(this.jsm, this.streamConfig).then(
+      (outcome) => {
+        if (outcome === 'created') this.log.warn({ stream: this.stream }, 'JetStream stream was missing (NATS lost its store?); re-created it');
+      },
+      (err: Error) => this.log.debug({ err: err.message, stream: this.stream }, 'JetStream stream could not be checked or created yet'),
+    ).finally(() => (this.ensuring = undefined));
+    return this.ensuring;
   }
 
   private subject(kind: 'changes' | 'js.changes', e: E) {
@@ -74,7 +108,14 @@ export class NatsBus<E extends BusMessage = BusMessage> implements Bus<E> {
       this.nc.publish(this.subject('changes', e), data);
       acks.push(this.js.publish(this.subject('js.changes', e), data, { msgID: String(e.change_id), timeout: 5000 }));
     }
-    await Promise.all(acks);
+    try {
+      await Promise.all(acks);
+    } catch (err) {
+      // The stream may be gone (an empty store after a restart): re-create it before the caller's
+      // retry, which republishes from its cursor (duplicates are dropped by message id).
+      if (!this.closed) await this.ensureStream();
+      throw err;
+    }
   }
 
   subscribe(handler: (e: E) => void): Unsubscribe {

@@ -11,6 +11,7 @@ import { retryLog } from '../db/health.js';
 import { NOTIFY_CHANNEL } from './record.js';
 import { EVENT_COLUMNS, eventFrom, eventsBySeq, type ChangeEvent } from './events.js';
 import { listen, type Listener } from '../db/listen.js';
+import { relayPublishFailing } from '../ops/metrics.js';
 
 /** Advisory lock key of the active relay (below 2^32, so pg_locks shows it as objid with classid 0). */
 export const RELAY_LOCK_KEY = 7310006;
@@ -53,6 +54,8 @@ export interface Relay extends Background {
   isActive(): boolean;
   /** asks for a stamp/publish cycle now */
   kick(): void;
+  /** true while this relay is active and its publishes to the bus fail (readiness, metrics) */
+  publishFailing(): boolean;
 }
 
 export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
@@ -72,10 +75,17 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
   const lockFailures = retryLog(log, 'relay lock check failed');
   const cycleFailures = retryLog(log, 'relay cycle failed; retrying');
   const publishFailures = retryLog(log, 'bus publish failed; retrying from the change log');
+  let failingPublish = false;
+  const setPublishFailing = (v: boolean) => {
+    failingPublish = v;
+    relayPublishFailing.set(v ? 1 : 0);
+  };
 
   const dropLock = (why: string) => {
     if (active) log.warn({ why }, 'relay lost its lock; standing by');
     active = false;
+    // a standby publishes nothing, so nothing of its own fails
+    setPublishFailing(false);
     pid = undefined;
     const c = lockClient;
     lockClient = undefined;
@@ -200,12 +210,14 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
         await bus.publish(batch);
       } catch (err) {
         publishFailures.failed(err, { publishedSeq });
+        setPublishFailing(true);
         clearTimeout(retryPublish);
         retryPublish = setTimeout(kick, 1000);
         return;
       }
       publishedSeq = batch[batch.length - 1].seq;
       publishFailures.ok();
+      if (failingPublish) setPublishFailing(false);
     }
   };
 
@@ -251,6 +263,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
     name: 'relay',
     isActive: () => active,
     kick,
+    publishFailing: () => active && failingPublish,
     async stop() {
       stopped = true;
       clearInterval(lockTimer);
@@ -264,6 +277,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       }
       await listener.close();
       active = false;
+      setPublishFailing(false);
       const c = lockClient;
       lockClient = undefined;
       await c?.end().catch(() => undefined);

@@ -27,8 +27,12 @@ export function registerServeCommand(program: Command): void {
       try {
         const server = await startServer(config, log, { demo: opts.demo });
         handleSignals(server, log);
-        if (server.url) {
-          const shown = server.url.replace('0.0.0.0', 'localhost').replace('127.0.0.1', 'localhost');
+        const shown = server.url.replace('0.0.0.0', 'localhost').replace('127.0.0.1', 'localhost');
+        if (!config.roles.includes('api') && !config.roles.includes('stream')) {
+          // background roles only: the port answers probes and scrapes
+          process.stdout.write(`\nLegislative Data Service (${config.roles.join(', ')}) listening on ${shown}\n`);
+          process.stdout.write(`  health: ${shown}/v1/health    readiness: ${shown}/v1/ready    metrics: ${shown}/metrics\n\n`);
+        } else {
           process.stdout.write(`\nLegislative Data Service listening on ${shown}\n`);
           process.stdout.write(`  API reference: ${shown}/docs    dashboard: ${shown}/dashboard\n`);
           if (server.demoKey) {

@@ -48,6 +48,18 @@ export const relayLag = new client.Gauge({
   registers: [registry],
 });
 
+export const relayPublishFailing = new client.Gauge({
+  name: 'lds_relay_publish_failing',
+  help: '1 while the active relay of this process cannot publish to the bus (its publishes fail and are retried), else 0',
+  registers: [registry],
+});
+
+export const relayUnpublished = new client.Gauge({
+  name: 'lds_relay_unpublished_changes',
+  help: 'Stamped changes the relay has not yet recorded as published on the bus (last_seq - published_seq)',
+  registers: [registry],
+});
+
 export const queueDepth = new client.Gauge({
   name: 'lds_delivery_queue_depth',
   help: 'Deliveries waiting (pending or in flight)',

@@ -8,14 +8,15 @@ import { logFailure } from '../db/health.js';
 import { ApiError } from '../http/errors.js';
 import { ErrorSchema } from '../http/schemas.js';
 import { redisLink } from './redis.js';
-import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, streamConnections } from './metrics.js';
+import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, relayUnpublished, streamConnections } from './metrics.js';
 
 const ReadySchema = Type.Object({
   ready: Type.Boolean(),
   checks: Type.Object({
     database: Type.Boolean(),
     bus: Type.Boolean(),
-    redis: Type.Union([Type.Boolean(), Type.Null()], { description: 'null when REDIS_URL is not set' }),
+    redis: Type.Union([Type.Boolean(), Type.Null()], { description: 'null when REDIS_URL is not set or this process serves neither api nor stream' }),
+    relay: Type.Union([Type.Boolean(), Type.Null()], { description: 'false while the relay of this process is active and cannot publish to the bus; null when it runs no relay' }),
   }),
   relay_lag_seconds: Type.Union([Type.Number(), Type.Null()]),
   roles: Type.Array(Type.String()),
@@ -68,8 +69,8 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
     config: { public: true },
     schema: {
       operationId: 'getReadiness',
-      summary: 'Readiness for load balancers: database, bus and Redis reachable, relay lag',
-      description: 'Answers 200 when this process can serve traffic. When a dependency is unreachable it answers 503 with the error envelope (code service_unavailable, the message naming the failing dependencies) and the same checks, relay_lag_seconds, roles and ts inside `error`. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
+      summary: 'Readiness for load balancers: database, bus and Redis reachable, relay publishing, relay lag',
+      description: 'Answers 200 when this process can serve traffic. When a dependency is unreachable it answers 503 with the error envelope (code service_unavailable, the message naming the failing dependencies) and the same checks (relay is false while the relay of this process is active and its publishes to the bus fail, e.g. a NATS server that lost its JetStream store, until the stream is re-created), relay_lag_seconds, roles and ts inside `error`. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
       tags: ['Meta'],
       response: { 200: ReadySchema, 503: ErrorSchema },
     },
@@ -82,12 +83,13 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
       !redis ? Promise.resolve(null) : redisLink(redis).down ? Promise.resolve(false) : withTimeout(redis.ping()).then(() => true, () => false),
     ]);
     const bus = app.deps.bus ? app.deps.bus.healthy() : true;
-    const ready = database && bus && redisOk !== false;
-    const body = { ready, checks: { database, bus, redis: redisOk }, relay_lag_seconds: lag, roles: app.config.roles, ts: app.clock().toISOString() };
+    const relay = app.deps.relay ? !app.deps.relay.publishFailing() : null;
+    const ready = database && bus && redisOk !== false && relay !== false;
+    const body = { ready, checks: { database, bus, redis: redisOk, relay }, relay_lag_seconds: lag, roles: app.config.roles, ts: app.clock().toISOString() };
     if (ready) return reply.send(body);
     // Every non-2xx carries the envelope; the checks travel inside `error` for probes that read them.
-    const failing = Object.entries(body.checks).filter(([, ok]) => ok === false).map(([name]) => name);
-    throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')} unreachable.`, body);
+    const failing = Object.entries(body.checks).filter(([, ok]) => ok === false).map(([name]) => (name === 'relay' ? 'relay cannot publish to the bus' : `${name} unreachable`));
+    throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')}.`, body);
   });
 
   app.get('/metrics', {
@@ -114,6 +116,8 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
 
 async function collectDatabaseGauges(app: FastifyInstance) {
   relayLag.set(await lagSeconds(app));
+  const rs = await app.db.query<{ n: number }>('SELECT greatest(last_seq - published_seq, 0)::int AS n FROM relay_state WHERE id = 1');
+  relayUnpublished.set(rs.rows[0]?.n ?? 0);
   const { rows } = await app.db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM deliveries GROUP BY status`);
   let waiting = 0;
   for (const s of ['pending', 'in_flight', 'delivered', 'failed', 'cancelled']) {

@@ -14,7 +14,7 @@ describe('operations endpoints', () => {
     const body = res.json();
     expect(body.ready).toBe(true);
     // redis: true when REDIS_URL is set (the limiter's client is pinged), null when it is not
-    expect(body.checks).toEqual({ database: true, bus: true, redis: t.config.redisUrl ? true : null });
+    expect(body.checks).toEqual({ database: true, bus: true, redis: t.config.redisUrl ? true : null, relay: null });
     expect(body.relay_lag_seconds).toBe(0);
     expect(body.roles).toEqual(['api', 'stream', 'relay', 'dispatcher', 'worker']);
   });
