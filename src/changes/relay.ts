@@ -189,8 +189,13 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       },
     ).finally(() => {
       persisting = undefined;
-      if (stopped || running || publishedSeq <= persistedSeq) return;
-      if (!failed) return persistPublished();
+      if (stopped || publishedSeq <= persistedSeq) return;
+      // after a success a running cycle's stamp carries the cursor; a failure always retries on
+      // its timer (a cycle may not come: the relay may lose its lock in the same outage)
+      if (!failed) {
+        if (!running) persistPublished();
+        return;
+      }
       persistDelay = Math.min(Math.max(persistDelay * 2, PERSIST_RETRY_MIN_MS), PERSIST_RETRY_MAX_MS);
       persistTimer = setTimeout(() => {
         persistTimer = undefined;
@@ -249,7 +254,8 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
         retryPublish = setTimeout(kick, 1000);
       } finally {
         running = undefined;
-        if (active && !stopped) persistPublished();
+        // also after losing the lock: what this relay published is worth recording either way
+        if (!stopped) persistPublished();
       }
     })();
   }

@@ -80,6 +80,7 @@ describe('logs during a database outage', () => {
     // The database goes away the moment the relay publishes: its published cursor is then written
     // by the stand-alone statement, which keeps failing until the database returns.
     let seq = 0;
+    const from = lines.length;
     const off = bus.subscribe((e) => {
       seq = e.seq;
       proxy.down();
@@ -90,16 +91,17 @@ describe('logs during a database outage', () => {
     await db.pool.query(`SELECT pg_notify('lds_changes', '')`);
     await waitFor('the relay to publish', () => seq > 0, 20_000);
     off();
-    const from = lines.length;
 
     // Traffic during the outage, until every component has failed more than once (repeats are
     // logged at debug level, so they are counted here too).
-    const repeated = (prefix: string) => lines.slice(from).filter((l) => l.msg.startsWith(prefix)).length >= 2;
+    const components = ['relay could not record its published cursor', 'notification listener', 'usage flush failed', 'status snapshot failed', 'metrics: database gauges unavailable'];
+    const quiet = () => components.filter((prefix) => lines.slice(from).filter((l) => l.msg.startsWith(prefix)).length < 2);
     await waitFor('every component to retry during the outage', async () => {
       await Promise.all([get('/v1/health', { 'x-api-key': key }), get('/v1/status'), get('/metrics')]);
-      return ['relay could not record its published cursor', 'notification listener', 'usage flush failed', 'status snapshot failed', 'metrics: database gauges unavailable']
-        .every(repeated);
-    }, 60_000);
+      return quiet().length === 0;
+    }, 60_000).catch((err: Error) => {
+      throw new Error(`${err.message}; not retried twice: ${quiet().join(', ')}`);
+    });
     const during = lines.slice(from);
 
     proxy.up();
@@ -115,8 +117,8 @@ describe('logs during a database outage', () => {
     expect(loud.filter((l) => l.level > WARN).map((l) => l.msg)).toEqual([]);
     for (const [msg, n] of byMessage) expect(n, msg).toBe(1);
     expect(during.filter((l) => l.msg.startsWith('database unavailable'))).toHaveLength(1);
-    const after = lines.slice(from);
-    expect(after.filter((l) => l.msg === 'database available again')).toHaveLength(1);
+    await waitFor('the pool to see the database again', () => !databaseStatus(pool).down, 30_000);
+    expect(lines.slice(from).filter((l) => l.msg === 'database available again')).toHaveLength(1);
     // the listener's recovery is one info line too (its reconnection backs off up to 10 s)
     await waitFor('the listener to be back', () => lines.slice(from).some((l) => l.msg.startsWith('notification listener') && l.msg.endsWith('recovered')), 60_000);
     // the outage ended: requests are served and counted again
