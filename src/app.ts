@@ -15,6 +15,7 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
 import { unknownParamsPlugin } from './http/unknown-params.js';
+import { bulkRoutes } from './bulk/routes.js';
 import { apiPlugin } from './api/index.js';
 import { healthRoutes } from './api/health.js';
 import { realtimePlugin } from './changes/plugin.js';
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   if (roles.has('api')) {
     await app.register(apiPlugin);
     await app.register(realtimePlugin);
+    await app.register(bulkRoutes);
     await app.register(webhooksPlugin);
     await app.register(mirrorPlugin);
     await app.register(dashboardPlugin);

@@ -13,6 +13,7 @@ export const ERROR_CATALOGUE = {
   method_not_allowed: { status: 405, message: 'This method is not allowed on this path.' },
   subscription_inactive: { status: 409, message: 'The addressed subscription is not active.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
+  range_not_satisfiable: { status: 416, message: 'The requested range is outside the file.' },
   query_timeout: { status: 422, message: 'The query ran longer than the time allowed and was cancelled; narrow it (more filters, fewer search terms, a smaller offset).' },
   unsupported_media_type: { status: 415, message: 'The request body must be JSON (Content-Type: application/json).' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },

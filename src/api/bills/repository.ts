@@ -59,6 +59,12 @@ export async function getBill(db: Queryable, billId: number) {
   return (await db.query(`SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.bill_id = $1`, [billId])).rows[0];
 }
 
+/** A jurisdiction's bills after a bill id, in bill_id order (the bulk files' keyset walk). */
+export async function billsOfState(db: Queryable, stateId: number, afterId: number, limit: number) {
+  return (await db.query(`SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.state_id = $1 AND b.bill_id > $2 ORDER BY b.bill_id LIMIT $3`,
+    [stateId, afterId, limit])).rows;
+}
+
 export async function billExists(db: Queryable, billId: number): Promise<boolean> {
   return (await db.query('SELECT 1 FROM bills WHERE bill_id = $1', [billId])).rowCount === 1;
 }

@@ -63,7 +63,7 @@ export const committeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const id = intIdOr404(req.params.committee_id, 'committee');
-    const rows = await committeeMembers(app.dbRead, id);
+    const rows = await committeeMembers(app.dbRead, [id]);
     if (rows.length === 0 && !(await committeeExists(app.dbRead, id))) throw notFound(`No committee with id ${id}.`);
     return { data: rows };
   });

@@ -37,14 +37,18 @@ export async function committeeExists(db: Queryable, id: number): Promise<boolea
   return (await db.query('SELECT 1 FROM committees WHERE committee_id = $1', [id])).rowCount === 1;
 }
 
-/** Chair first, then vice chair, then members; by surname within a role. */
-export async function committeeMembers(db: Queryable, id: number) {
+/**
+ * Chair first, then vice chair, then members; by surname within a role. Over a list of committees
+ * ($1, int[]) ordered by committee first: the endpoint passes one id, the bulk files a whole
+ * jurisdiction's.
+ */
+export async function committeeMembers(db: Queryable, ids: number[]) {
   return (await db.query(
     `SELECT m.committee_id, m.people_id, p.name, p.party_id, coalesce(pa.party_name, p.party_name) AS party_name, m.member_role
      FROM committee_members m JOIN people p ON p.people_id = m.people_id LEFT JOIN parties pa ON pa.party_id = p.party_id
-     WHERE m.committee_id = $1
-     ORDER BY CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
-    [id],
+     WHERE m.committee_id = ANY($1::int[])
+     ORDER BY m.committee_id, CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
+    [ids],
   )).rows;
 }
 

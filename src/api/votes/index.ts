@@ -45,7 +45,7 @@ export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   }, async (req) => {
     const { roll_call_id } = req.params;
     const id = intIdOr404(roll_call_id, 'roll call');
-    const rows = await memberVotes(app.dbRead, id);
+    const rows = await memberVotes(app.dbRead, [id]);
     if (rows.length === 0 && !(await rollCallExists(app.dbRead, id))) throw notFound(`No roll call with id ${roll_call_id}.`);
     return { data: rows, summary: { roll_call_id: id, total: rows.length } };
   });

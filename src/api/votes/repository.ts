@@ -10,15 +10,20 @@ export async function getRollCall(db: Queryable, id: number) {
   )).rows[0];
 }
 
-/** Each member's vote, by surname. */
-export async function memberVotes(db: Queryable, id: number) {
+/**
+ * Each member's vote, by surname, for roll calls ($1, int[]) ordered by roll call first: the
+ * endpoint passes one id, the bulk files a batch. Each row carries its roll call in `_rc` (the
+ * response row has none): the endpoint's serializer drops it, the bulk writer groups by it.
+ */
+export async function memberVotes(db: Queryable, ids: number[]) {
   return (await db.query(
-    `SELECT v.people_id, p.name, coalesce(pa.party_name, p.party_name) AS party_name, p.district,
+    `SELECT v.roll_call_id AS _rc, v.people_id, p.name, coalesce(pa.party_name, p.party_name) AS party_name, p.district,
        coalesce(vt.vote_name, 'Not Voting') AS vote
      FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
      LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
-     WHERE v.roll_call_id = $1 ORDER BY p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
-    [id],
+     WHERE v.roll_call_id = ANY($1::int[])
+     ORDER BY v.roll_call_id, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
+    [ids],
   )).rows;
 }
 

@@ -1,0 +1,114 @@
+// Building the bulk files: one consistent snapshot (snapshot.ts) per run, in which only the
+// jurisdictions that changed since the current files are rebuilt, as gzip members of NDJSON; the
+// others are unchanged at this snapshot, so their files move to its cursor as they are. The
+// all-in-one download is the concatenation of the members (a valid gzip file: RFC 1952 members).
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import type { Pool, Queryable } from '../db/pool.js';
+import type { Logger } from '../logger.js';
+import { withSnapshot } from './snapshot.js';
+import { chunkSink, cleanup, createFile, currentFiles, finishFile, publish } from './store.js';
+import { globalRecords, jurisdictionRecords, RECORD_TYPES, type BulkRecord, type Jurisdiction } from './records.js';
+
+/** Scope of the nationwide records (topics). */
+export const GLOBAL_SCOPE = 'global';
+/** How long a superseded file stays readable for downloads that started on it. */
+export const RETAIN_MS = 60 * 60 * 1000;
+
+/**
+ * What tells a jurisdiction changed besides the change log: the count and the sum of row versions
+ * (xmin) of its rows in the tables the change log does not cover (people, committees, sessions,
+ * hearings, subjects, candidates) and of its bills. Any insert, update or delete moves it.
+ */
+const SIGNATURE_SQL = `
+  WITH v AS (
+    SELECT state_id, 'bills' AS t, count(*) AS n, sum(xmin::text::bigint) AS x FROM bills GROUP BY state_id
+    UNION ALL SELECT state_id, 'people', count(*), sum(xmin::text::bigint) FROM people GROUP BY state_id
+    UNION ALL SELECT state_id, 'committees', count(*), sum(xmin::text::bigint) FROM committees GROUP BY state_id
+    UNION ALL SELECT c.state_id, 'members', count(*), sum(m.xmin::text::bigint) FROM committee_members m JOIN committees c USING (committee_id) GROUP BY c.state_id
+    UNION ALL SELECT state_id, 'sessions', count(*), sum(xmin::text::bigint) FROM sessions GROUP BY state_id
+    UNION ALL SELECT state_id, 'hearings', count(*), sum(xmin::text::bigint) FROM hearings GROUP BY state_id
+    UNION ALL SELECT state_id, 'subjects', count(*), sum(xmin::text::bigint) FROM subjects GROUP BY state_id
+    UNION ALL SELECT s.state_id, 'candidates', count(*), sum(c.xmin::text::bigint) FROM candidates c JOIN states s ON s.state_abbr::text = c.state GROUP BY s.state_id
+  )
+  SELECT s.state_id, s.state_abbr::text AS state_abbr,
+    md5(coalesce(string_agg(v.t || ':' || v.n || ':' || v.x, ',' ORDER BY v.t), '')) AS signature
+  FROM states s LEFT JOIN v ON v.state_id = s.state_id GROUP BY s.state_id, s.state_abbr ORDER BY s.state_abbr`;
+
+interface Target extends Jurisdiction {
+  signature: string;
+}
+
+export interface BuildResult {
+  cursor: string;
+  /** scopes whose files were rebuilt */
+  built: string[];
+  /** bytes written */
+  bytes: number;
+}
+
+/** Writes one gzip member from the records and returns its file id. */
+async function writeMember(store: Queryable, scope: string, signature: string, records: AsyncIterable<BulkRecord[]>): Promise<number> {
+  const fileId = await createFile(store, scope, signature);
+  const counts: Record<string, number> = {};
+  async function* lines() {
+    for await (const batch of records) {
+      if (batch.length === 0) continue;
+      let text = '';
+      for (const r of batch) {
+        const name = RECORD_TYPES[r.type];
+        counts[name] = (counts[name] ?? 0) + 1;
+        text += JSON.stringify({ type: r.type, data: r.data }) + '\n';
+      }
+      yield text;
+    }
+  }
+  const sink = chunkSink(store, fileId);
+  await pipeline(Readable.from(lines()), createGzip(), sink);
+  await finishFile(store, fileId, sink.size(), counts);
+  return fileId;
+}
+
+/**
+ * One build: takes a snapshot, rebuilds the changed jurisdictions (all of them with `force`) and
+ * publishes them, every current file moving to the snapshot's cursor. Reads run on one client of
+ * `pool` inside the snapshot; the bytes are written through other connections of `pool`.
+ */
+export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: boolean } = {}): Promise<BuildResult> {
+  await cleanup(pool, RETAIN_MS);
+  const current = new Map((await currentFiles(pool)).map((f) => [f.scope, f]));
+  const client = await pool.connect();
+  try {
+    return await withSnapshot(client, async (snap) => {
+      const states = (await client.query<Target>(SIGNATURE_SQL)).rows;
+      const cursors = [...current.values()].map((f) => f.feed_cursor).sort();
+      // Bills whose change rows move no bill row (a new text, vote or amendment) show in the change log.
+      const logged = cursors.length === 0 ? new Set<number>() : new Set((await client.query<{ state_id: number }>(
+        'SELECT DISTINCT state_id FROM changes WHERE changed_at > $1::timestamptz AND changed_at <= $2::timestamptz',
+        [cursors[0], snap.cursor])).rows.map((r) => r.state_id));
+      const targets = states.filter((s) => {
+        const prev = current.get(s.state_abbr);
+        return opts.force || !prev || prev.signature !== s.signature || logged.has(s.state_id);
+      });
+      const fresh: number[] = [];
+      for (const t of targets) {
+        fresh.push(await writeMember(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t)));
+        log.debug({ scope: t.state_abbr }, 'bulk file written');
+      }
+      // The nationwide member is small: rebuilt when its content differs.
+      const topics: BulkRecord[][] = [];
+      for await (const batch of globalRecords(client)) topics.push(batch);
+      const globalSig = createHash('sha256').update(JSON.stringify(topics)).digest('hex');
+      if (opts.force || current.get(GLOBAL_SCOPE)?.signature !== globalSig) {
+        fresh.push(await writeMember(pool, GLOBAL_SCOPE, globalSig, (async function* () { yield* topics; })()));
+      }
+      await publish(pool, fresh, snap.cursor, snap.takenAt);
+      const bytes = (await pool.query<{ n: number }>('SELECT coalesce(sum(size), 0)::bigint AS n FROM bulk_files WHERE file_id = ANY($1::bigint[])', [fresh])).rows[0].n;
+      return { cursor: snap.cursor, built: targets.map((t) => t.state_abbr).concat(fresh.length > targets.length ? [GLOBAL_SCOPE] : []), bytes };
+    });
+  } finally {
+    client.release();
+  }
+}

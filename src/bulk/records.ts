@@ -1,0 +1,85 @@
+// The records of a bulk file, each exactly what the API returns for it, read through the API's own
+// repository functions (no second copy of any query): a bill as GET /v1/bills/{id}?include=all, a
+// roll call as GET /v1/votes/{id} with its member votes (GET /v1/votes/{id}/details) under
+// `member_votes`, a committee as in GET /v1/committees with its members (…/members) under
+// `members`, and legislators, sessions, hearings, subjects, candidates and topics as their lists.
+import type { Queryable } from '../db/pool.js';
+import { billsOfState } from '../api/bills/repository.js';
+import { embedParts, PART_NAMES } from '../api/bills/parts.js';
+import { memberVotes } from '../api/votes/repository.js';
+import { roster } from '../api/legislators/repository.js';
+import { committeeMembers, listCommittees } from '../api/committees/repository.js';
+import { listSessions } from '../api/reference/repository.js';
+import { listHearings } from '../api/hearings/repository.js';
+import { listSubjects } from '../api/subjects/repository.js';
+import { listCandidates } from '../api/candidates/repository.js';
+import { listTopics } from '../api/topics/repository.js';
+
+/** Record types, and the resource name each is counted under. */
+export const RECORD_TYPES = {
+  session: 'sessions',
+  legislator: 'legislators',
+  committee: 'committees',
+  hearing: 'hearings',
+  subject: 'subjects',
+  candidate: 'candidates',
+  bill: 'bills',
+  roll_call: 'roll_calls',
+  topic: 'topics',
+} as const;
+export type RecordType = keyof typeof RECORD_TYPES;
+
+export interface BulkRecord {
+  type: RecordType;
+  data: Record<string, unknown>;
+}
+
+/** Bills read (with all their parts) per round trip set. */
+const BILL_BATCH = 500;
+/** No list limit: a jurisdiction's whole set. */
+const ALL = 2_000_000_000;
+
+export interface Jurisdiction {
+  state_id: number;
+  state_abbr: string;
+}
+
+/** Every record of one jurisdiction. Bills stream in pages of BILL_BATCH (one query per part each), the rest is small. */
+export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): AsyncGenerator<BulkRecord[]> {
+  const list = (type: RecordType, rows: Array<Record<string, unknown>>) => rows.map((data) => ({ type, data }));
+  yield list('session', await listSessions(db, j.state_id, ALL));
+  yield list('legislator', await roster(db, { stateId: j.state_id, limit: ALL, offset: 0 }));
+  const committees = await listCommittees(db, { stateId: j.state_id, limit: ALL });
+  const members = new Map<number, unknown[]>(committees.map((c) => [c.committee_id as number, (c.members = []) as unknown[]]));
+  if (members.size) for (const m of await committeeMembers(db, [...members.keys()])) members.get(m.committee_id as number)?.push(m);
+  yield list('committee', committees);
+  yield list('hearing', await listHearings(db, { stateId: j.state_id, limit: ALL }));
+  yield list('subject', await listSubjects(db, { stateId: j.state_id, limit: ALL }));
+  yield list('candidate', await listCandidates(db, { state: j.state_abbr, limit: ALL, offset: 0 }));
+  for (let after = 0; ;) {
+    const bills = await billsOfState(db, j.state_id, after, BILL_BATCH);
+    if (bills.length === 0) return;
+    after = bills[bills.length - 1].bill_id as number;
+    await embedParts(db, bills as Array<{ bill_id: number }>, PART_NAMES);
+    const rollCalls = bills.flatMap((b) => (b as unknown as { votes: Array<Record<string, unknown>> }).votes.map((v) => ({ ...v })));
+    yield list('bill', bills);
+    yield list('roll_call', await withMemberVotes(db, rollCalls));
+  }
+}
+
+/** Nationwide records (not tied to one jurisdiction). */
+export async function* globalRecords(db: Queryable): AsyncGenerator<BulkRecord[]> {
+  yield (await listTopics(db)).map((data) => ({ type: 'topic' as const, data }));
+}
+
+async function withMemberVotes(db: Queryable, rollCalls: Array<Record<string, unknown>>) {
+  if (rollCalls.length === 0) return rollCalls;
+  const byId = new Map<number, Array<Record<string, unknown>>>();
+  for (const rc of rollCalls) byId.set(rc.roll_call_id as number, (rc.member_votes = []) as Array<Record<string, unknown>>);
+  for (const row of await memberVotes(db, [...byId.keys()])) {
+    const rc = row._rc as number;
+    delete row._rc;
+    byId.get(rc)?.push(row);
+  }
+  return rollCalls;
+}

@@ -1,0 +1,80 @@
+// The `bulk` role: builds the bulk files at most every BULK_INTERVAL seconds, and only the
+// jurisdictions that changed. Any number of processes may run the role; one builds at a time (a
+// PostgreSQL advisory lock held by a dedicated session), the others stand by and take over when
+// its session ends. The files live in PostgreSQL, so every API replica serves them.
+import pg from 'pg';
+import type { Background, BackgroundContext } from '../background.js';
+import { retryLog } from '../db/health.js';
+import { buildSnapshots } from './build.js';
+
+/** Advisory lock key of the active builder (the relay's is 7310006). */
+export const BULK_LOCK_KEY = 7310022;
+/** How often a standby tries the lock, and the active builder checks whether a build is due. */
+const TICK_MS = 5000;
+
+export async function startBulk(ctx: BackgroundContext): Promise<Background> {
+  const { db, log, config } = ctx;
+  let stopped = false;
+  let lock: pg.Client | undefined;
+  let running: Promise<void> | undefined;
+  const failures = retryLog(log, 'bulk build failed; retrying');
+
+  const dropLock = () => {
+    const c = lock;
+    lock = undefined;
+    c?.end().catch(() => undefined);
+  };
+
+  /** Seconds since the current files' snapshot (undefined when there is none). */
+  const age = async () => (await db.query<{ s: number | null }>(
+    `SELECT extract(epoch FROM now() - max(generated_at))::float8 AS s FROM bulk_files WHERE status = 'current'`)).rows[0].s ?? undefined;
+
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      if (!lock) {
+        const c = new pg.Client({ connectionString: ctx.databaseUrl, application_name: 'lds-bulk-lock' });
+        c.on('error', () => { if (lock === c) dropLock(); });
+        await c.connect();
+        const { rows } = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [BULK_LOCK_KEY]);
+        if (!rows[0].ok || stopped) {
+          await c.end().catch(() => undefined);
+          return;
+        }
+        lock = c;
+        log.info('bulk builder active');
+      } else {
+        await lock.query('SELECT 1');
+      }
+      const seconds = await age();
+      if (seconds !== undefined && seconds < config.bulkInterval) return;
+      const started = Date.now();
+      const r = await buildSnapshots(db, log);
+      log.info({ cursor: r.cursor, built: r.built.length, bytes: r.bytes, ms: Date.now() - started }, 'bulk files built');
+      failures.ok();
+    } catch (err) {
+      failures.failed(err);
+    }
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      running = tick();
+      await running;
+      running = undefined;
+      if (!stopped) await new Promise((r) => { timer = setTimeout(r, TICK_MS); });
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  void loop();
+
+  return {
+    name: 'bulk',
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      dropLock();
+    },
+  };
+}

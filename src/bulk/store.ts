@@ -1,0 +1,130 @@
+// Where bulk files live: PostgreSQL (bulk_files + fixed-size bulk_chunks), so every replica serves
+// the same bytes with no shared volume, and the embedded default needs no setup. Writing streams
+// chunk by chunk (one chunk in memory); reading a byte range fetches only the chunks it covers.
+import { Writable } from 'node:stream';
+import type { Queryable } from '../db/pool.js';
+
+/** Bytes per stored chunk; every chunk but a file's last is exactly this long (Range arithmetic relies on it). */
+export const CHUNK_BYTES = 1 << 20;
+/** Chunks fetched per query while streaming a download. */
+const CHUNKS_PER_READ = 4;
+
+export interface StoredFile {
+  file_id: number;
+  scope: string;
+  feed_cursor: string;
+  generated_at: string;
+  built_at: string;
+  signature: string;
+  size: number;
+  counts: Record<string, number>;
+}
+
+export async function createFile(db: Queryable, scope: string, signature: string): Promise<number> {
+  const { rows } = await db.query<{ file_id: number }>('INSERT INTO bulk_files (scope, signature) VALUES ($1, $2) RETURNING file_id', [scope, signature]);
+  return rows[0].file_id;
+}
+
+/** A Writable storing what it receives as the file's chunks; `size()` is the byte count written. */
+export function chunkSink(db: Queryable, fileId: number): Writable & { size(): number } {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let n = 0;
+  let total = 0;
+  const store = async (buf: Buffer) => {
+    await db.query('INSERT INTO bulk_chunks (file_id, n, data) VALUES ($1, $2, $3)', [fileId, n++, buf]);
+  };
+  const drainFull = async () => {
+    while (pendingBytes >= CHUNK_BYTES) {
+      const all = Buffer.concat(pending, pendingBytes);
+      await store(all.subarray(0, CHUNK_BYTES));
+      const rest = all.subarray(CHUNK_BYTES);
+      pending = rest.length ? [Buffer.from(rest)] : [];
+      pendingBytes = rest.length;
+    }
+  };
+  const sink = new Writable({
+    highWaterMark: CHUNK_BYTES,
+    write(chunk: Buffer, _enc, cb) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      total += chunk.length;
+      drainFull().then(() => cb(), cb);
+    },
+    final(cb) {
+      (pendingBytes > 0 ? store(Buffer.concat(pending, pendingBytes)) : Promise.resolve()).then(() => cb(), cb);
+    },
+  });
+  return Object.assign(sink, { size: () => total });
+}
+
+export async function finishFile(db: Queryable, fileId: number, size: number, counts: Record<string, number>): Promise<void> {
+  await db.query('UPDATE bulk_files SET size = $2, counts = $3 WHERE file_id = $1', [fileId, size, JSON.stringify(counts)]);
+}
+
+/**
+ * Makes the fresh files current and moves every other current file to the same snapshot (their
+ * jurisdiction did not change, so their content equals that snapshot too): one transaction, so
+ * the listing always shows one consistent set.
+ */
+export async function publish(db: Queryable, fileIds: number[], cursor: string, generatedAt: string): Promise<void> {
+  await db.query(
+    `WITH fresh AS (SELECT file_id, scope FROM bulk_files WHERE file_id = ANY($1::bigint[])),
+          old AS (UPDATE bulk_files b SET status = 'superseded', superseded_at = now()
+                  FROM fresh WHERE b.scope = fresh.scope AND b.status = 'current' RETURNING b.file_id)
+     SELECT count(*) FROM old`,
+    [fileIds],
+  );
+  await db.query(`UPDATE bulk_files SET status = 'current' WHERE file_id = ANY($1::bigint[])`, [fileIds]);
+  await db.query(`UPDATE bulk_files SET feed_cursor = $1, generated_at = $2 WHERE status = 'current'`, [cursor, generatedAt]);
+}
+
+/** The current files, by scope. */
+export async function currentFiles(db: Queryable): Promise<StoredFile[]> {
+  const { rows } = await db.query<StoredFile>(
+    `SELECT file_id, scope, feed_cursor, to_char(generated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS generated_at,
+       to_char(built_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS built_at, signature, size, counts
+     FROM bulk_files WHERE status = 'current' ORDER BY scope`,
+  );
+  return rows;
+}
+
+/** Removes files superseded longer than `retainMs` ago (downloads in progress keep reading the old bytes until then) and unfinished builds. */
+export async function cleanup(db: Queryable, retainMs: number): Promise<void> {
+  await db.query(
+    `DELETE FROM bulk_files WHERE status = 'building' OR (status = 'superseded' AND superseded_at < now() - $1 * interval '1 millisecond')`,
+    [retainMs],
+  );
+}
+
+export interface Member {
+  file_id: number;
+  size: number;
+}
+
+/**
+ * The bytes [start, end] (inclusive) of the concatenation of `members`, in pieces of at most
+ * CHUNKS_PER_READ chunks: memory stays flat whatever the file size.
+ */
+export async function* readRange(db: Queryable, members: Member[], start: number, end: number): AsyncGenerator<Buffer> {
+  let base = 0;
+  for (const m of members) {
+    const lo = Math.max(start, base);
+    const hi = Math.min(end, base + m.size - 1);
+    if (lo <= hi) {
+      const from = lo - base;
+      const to = hi - base;
+      for (let n = Math.floor(from / CHUNK_BYTES); n <= Math.floor(to / CHUNK_BYTES); n += CHUNKS_PER_READ) {
+        const last = Math.min(n + CHUNKS_PER_READ - 1, Math.floor(to / CHUNK_BYTES));
+        const { rows } = await db.query<{ n: number; data: Buffer }>(
+          'SELECT n, data FROM bulk_chunks WHERE file_id = $1 AND n BETWEEN $2 AND $3 ORDER BY n', [m.file_id, n, last]);
+        if (rows.length !== last - n + 1) throw new Error(`bulk file ${m.file_id} is missing chunks ${n}..${last}`);
+        for (const r of rows) {
+          const at = r.n * CHUNK_BYTES;
+          yield r.data.subarray(Math.max(0, from - at), Math.min(r.data.length, to - at + 1));
+        }
+      }
+    }
+    base += m.size;
+  }
+}
