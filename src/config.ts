@@ -56,7 +56,7 @@ const bool: Parser<boolean> = {
   parse: (raw) => (['true', '1'].includes(raw) ? true : ['false', '0'].includes(raw) ? false : undefined),
 };
 
-export const ROLES = ['api', 'stream', 'relay', 'dispatcher', 'worker'] as const;
+export const ROLES = ['api', 'stream', 'relay', 'dispatcher', 'worker', 'bulk'] as const;
 export type Role = (typeof ROLES)[number];
 
 interface Setting<T> {
@@ -87,7 +87,7 @@ export const SETTINGS = {
   natsNamespace: setting('NATS_NAMESPACE', { accepts: 'letters, digits, _ and -', parse: (raw) => (/^[A-Za-z0-9_-]+$/.test(raw) ? raw : undefined) }, 'lds', 'Prefix of the NATS subjects and JetStream stream, so several deployments can share one NATS'),
   redisUrl: setting('REDIS_URL', url('redis:', 'rediss:'), undefined, 'Redis for rate-limit counters shared by replicas; unset = in-process counters'),
   logLevel: setting('LOG_LEVEL', oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'), 'info', 'pino log level'),
-  roles: setting('LDS_ROLES', csv(/^(api|stream|relay|dispatcher|worker)$/, 'roles (api, stream, relay, dispatcher, worker)'), [...ROLES], 'Roles this process runs (also `lds serve --role`)'),
+  roles: setting('LDS_ROLES', csv(/^(api|stream|relay|dispatcher|worker|bulk)$/, 'roles (api, stream, relay, dispatcher, worker, bulk)'), [...ROLES], 'Roles this process runs (also `lds serve --role`)'),
   headersTimeoutMs: setting('HEADERS_TIMEOUT_MS', int(500, 120000), 10000, 'Time a client has to send a request\'s headers before the connection is closed (slow-client protection)'),
   requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', int(1000, 600000), 30000, 'Time a client has to send a whole request, headers and body, before it gets 408 and the connection is closed; streams are not cut (their request has no body)'),
   bodyLimit: setting('BODY_LIMIT_BYTES', int(1024, 10 * 1024 * 1024), 64 * 1024, 'Largest request body accepted'),
@@ -99,6 +99,7 @@ export const SETTINGS = {
   streamRotateJitter: setting('STREAM_ROTATE_JITTER_PCT', int(0, 50), 10, 'Spread of the rotation time, percent either side'),
   streamReplayMaxEvents: setting('STREAM_REPLAY_MAX_EVENTS', int(1, 1_000_000), 5000, 'Most changes a stream replays on connect or resume (counted in the whole change log); an older cursor gets `event: reset` and the rest from /v1/changes'),
   streamBufferBytes: setting('STREAM_BUFFER_BYTES', int(1024, 64 * 1024 * 1024), 256 * 1024, 'Bytes queued for one slow stream client before it is rotated out'),
+  bulkInterval: setting('BULK_INTERVAL', int(1, 7 * 86400), 900, 'Seconds between bulk file builds at most (the `bulk` role; only changed jurisdictions are rebuilt)'),
   relayPollMs: setting('RELAY_POLL_MS', int(50, 600000), 5000, 'Safety poll of the relay when no notification arrives'),
   webhookAllowedHosts: setting('WEBHOOK_ALLOWED_HOSTS', csv(/^[A-Za-z0-9.\-:[\]*]+$/, 'host names or addresses'), [], 'Hosts allowed as webhook targets despite the private-address guard, plain http included (off by default)'),
   webhookRetrySchedule: setting('WEBHOOK_RETRY_SCHEDULE', csv(/^\d+(\.\d+)?$/, 'seconds'), ['0', '5', '300', '1800', '7200', '18000', '36000', '36000'], 'Delay before each delivery attempt, in seconds'),

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Background, BackgroundContext } from './background.js';
 import { createBus } from './bus/index.js';
+import { startBulk } from './bulk/role.js';
 import { startRelay, type Relay } from './changes/relay.js';
 import type { Config, Role } from './config.js';
 import { migrate } from './db/migrate.js';
@@ -91,6 +92,7 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
       ['dispatcher', startDispatcher],
       ['worker', startDeliveryWorker],
       ['worker', startDiffWorker],
+      ['bulk', startBulk],
     ];
     let relay: Relay | undefined;
     for (const [role, start] of starters) {

@@ -50,11 +50,12 @@ export interface BuildResult {
 }
 
 /** Writes one gzip member from the records and returns its file id. */
-async function writeMember(store: Queryable, scope: string, signature: string, records: AsyncIterable<BulkRecord[]>): Promise<number> {
+async function writeMember(store: Queryable, scope: string, signature: string, records: AsyncIterable<BulkRecord[]>, signal?: AbortSignal): Promise<number> {
   const fileId = await createFile(store, scope, signature);
   const counts: Record<string, number> = {};
   async function* lines() {
     for await (const batch of records) {
+      signal?.throwIfAborted();
       if (batch.length === 0) continue;
       let text = '';
       for (const r of batch) {
@@ -74,9 +75,10 @@ async function writeMember(store: Queryable, scope: string, signature: string, r
 /**
  * One build: takes a snapshot, rebuilds the changed jurisdictions (all of them with `force`) and
  * publishes them, every current file moving to the snapshot's cursor. Reads run on one client of
- * `pool` inside the snapshot; the bytes are written through other connections of `pool`.
+ * `pool` inside the snapshot; the bytes are written through other connections of `pool`. An
+ * aborted build publishes nothing (its unfinished files are removed by the next one).
  */
-export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: boolean } = {}): Promise<BuildResult> {
+export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<BuildResult> {
   await cleanup(pool, RETAIN_MS);
   const current = new Map((await currentFiles(pool)).map((f) => [f.scope, f]));
   const client = await pool.connect();
@@ -94,7 +96,7 @@ export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: bo
       });
       const fresh: number[] = [];
       for (const t of targets) {
-        fresh.push(await writeMember(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t)));
+        fresh.push(await writeMember(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t), opts.signal));
         log.debug({ scope: t.state_abbr }, 'bulk file written');
       }
       // The nationwide member is small: rebuilt when its content differs.

@@ -17,6 +17,8 @@ export async function startBulk(ctx: BackgroundContext): Promise<Background> {
   let stopped = false;
   let lock: pg.Client | undefined;
   let running: Promise<void> | undefined;
+  // a build of a large corpus takes minutes: stopping aborts it rather than waiting
+  const abort = new AbortController();
   const failures = retryLog(log, 'bulk build failed; retrying');
 
   const dropLock = () => {
@@ -49,11 +51,11 @@ export async function startBulk(ctx: BackgroundContext): Promise<Background> {
       const seconds = await age();
       if (seconds !== undefined && seconds < config.bulkInterval) return;
       const started = Date.now();
-      const r = await buildSnapshots(db, log);
+      const r = await buildSnapshots(db, log, { signal: abort.signal });
       log.info({ cursor: r.cursor, built: r.built.length, bytes: r.bytes, ms: Date.now() - started }, 'bulk files built');
       failures.ok();
     } catch (err) {
-      failures.failed(err);
+      if (!stopped) failures.failed(err);
     }
   };
 
@@ -72,6 +74,7 @@ export async function startBulk(ctx: BackgroundContext): Promise<Background> {
     name: 'bulk',
     async stop() {
       stopped = true;
+      abort.abort();
       clearTimeout(timer);
       await running;
       dropLock();

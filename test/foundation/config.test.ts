@@ -11,7 +11,7 @@ describe('config', () => {
     expect(c.natsUrl).toBeUndefined();
     expect(c.redisUrl).toBeUndefined();
     expect(c.logLevel).toBe('info');
-    expect(c.roles).toEqual(['api', 'stream', 'relay', 'dispatcher', 'worker']);
+    expect(c.roles).toEqual(['api', 'stream', 'relay', 'dispatcher', 'worker', 'bulk']);
     expect(c.webhookRetrySchedule).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
     expect(c.publicBaseUrl).toBe('http://localhost:8080'); // the name the start banner prints
   });

@@ -16,7 +16,7 @@ describe('operations endpoints', () => {
     // redis: true when REDIS_URL is set (the limiter's client is pinged), null when it is not
     expect(body.checks).toEqual({ database: true, bus: true, redis: t.config.redisUrl ? true : null, relay: null });
     expect(body.relay_lag_seconds).toBe(0);
-    expect(body.roles).toEqual(['api', 'stream', 'relay', 'dispatcher', 'worker']);
+    expect(body.roles).toEqual(['api', 'stream', 'relay', 'dispatcher', 'worker', 'bulk']);
   });
 
   it('relay lag reflects the oldest unpublished change', async () => {
