@@ -79,7 +79,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     },
     connectionTimeout: 0,
     requestTimeout: 0,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has a body of its own; the envelope plugin answers instead.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
     ajv: {

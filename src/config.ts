@@ -90,7 +90,7 @@ export const SETTINGS = {
   roles: setting('LDS_ROLES', csv(/^(api|stream|relay|dispatcher|worker|bulk)$/, 'roles (api, stream, relay, dispatcher, worker, bulk)'), [...ROLES], 'Roles this process runs (also `lds serve --role`)'),
   headersTimeoutMs: setting('HEADERS_TIMEOUT_MS', int(500, 120000), 10000, 'Time a client has to send a request\'s headers before the connection is closed (slow-client protection)'),
   requestTimeoutMs: setting('REQUEST_TIMEOUT_MS', int(1000, 600000), 30000, 'Time a client has to send a whole request, headers and body, before it gets 408 and the connection is closed; streams are not cut (their request has no body)'),
-  bodyLimit: setting('BODY_LIMIT_BYTES', int(1024, 10 * 1024 * 1024), 64 * 1024, 'Largest request body accepted'),
+  bodyLimit: setting('BODY_LIMIT_BYTES', int(1024, 1024 * 1024), 64 * 1024, 'Largest request body accepted (413 beyond). Parsing and validating a body blocks the event loop, about 0.5 s per MB for a large JSON array (measured), so it stays small: the largest real body, a subscription with filters, is a few KB'),
   defaultBurst: setting('DEFAULT_BURST_LIMIT', int(1, 100000), 10, 'Requests per second per key unless the key overrides it'),
   keyCacheMs: setting('KEY_CACHE_MS', int(0, 60000), 2000, 'How long a key lookup is cached; bounds how late a revocation takes effect'),
   keyOutageGraceMs: setting('KEY_OUTAGE_GRACE_MS', int(0, 3600000), 600000, 'While PostgreSQL is unreachable, a key it confirmed within this long is still accepted from memory, so reconnecting streams stay up (0 = never)'),
@@ -106,7 +106,10 @@ export const SETTINGS = {
   webhookSecretOverlapSeconds: setting('WEBHOOK_SECRET_OVERLAP_SECONDS', int(0, 30 * 86400), 86400, 'After a webhook secret rotation, how long deliveries are also signed with the previous secret'),
   webhookTimeoutMs: setting('WEBHOOK_TIMEOUT_MS', int(100, 120000), 15000, 'Total time allowed for one delivery attempt'),
   workerConcurrency: setting('WORKER_CONCURRENCY', int(1, 10000), 256, 'Deliveries in flight per worker process'),
-  metricsToken: setting('METRICS_TOKEN', str, undefined, 'Bearer token required by /metrics; unset = /metrics only from loopback'),
+  metricsToken: setting('METRICS_TOKEN', {
+    accepts: 'a random string of at least 16 characters (e.g. `openssl rand -hex 32`), not a placeholder',
+    parse: (raw) => (raw.length >= 16 && !/change.?me|changeit|secret|password|example/i.test(raw) ? raw : undefined),
+  }, undefined, 'Bearer token required by /metrics. Unset: /metrics answers only direct loopback callers (no proxy headers) of a loopback HOST, and is refused (404) when HOST is not loopback'),
   demo: setting('LDS_DEMO', bool, false, 'Seed the demo corpus on an empty database and print a demo key at start'),
 } as const;
 
@@ -149,6 +152,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 }
 
 export type { ValueOf };
+
+/** true when HOST binds loopback only, so no other machine can reach the socket directly. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\./.test(host);
+}
 
 /** Rows for the README / `lds config`: variable, default, accepted values, meaning. */
 export function settingsTable(): { env: string; default: string; accepts: string; description: string }[] {

@@ -102,9 +102,22 @@ function envelopeFor(base: string, req: FastifyRequest, reply: FastifyReply, pay
 export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
   const base = () => app.config.publicBaseUrl;
 
+  // A request reaching a closing server (a keep-alive connection, a pipelined request) is sent
+  // elsewhere with a 503 in the envelope, as Fastify's return503OnClosing would without it.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   // Callback style (not async): this runs on every request and an async hook costs a promise.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    if (closing) {
+      reply.header('Connection', 'close').header('Retry-After', 1);
+      reply.sendError('service_unavailable', 'The server is shutting down; retry (another instance will answer).');
+      return;
+    }
     done();
   });
 

@@ -1,10 +1,11 @@
 // Operations endpoints: GET /v1/ready (readiness for load balancers: database, bus and Redis
 // reachable, relay lag) and GET /metrics (Prometheus text format; bearer METRICS_TOKEN when set,
-// otherwise loopback callers only). /v1/health stays pure liveness.
+// otherwise direct loopback callers of a loopback-bound server only). /v1/health stays pure liveness.
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { logFailure } from '../db/health.js';
+import { isLoopbackHost } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { ErrorSchema } from '../http/schemas.js';
 import { redisLink } from './redis.js';
@@ -48,14 +49,34 @@ declare module 'fastify' {
   }
 }
 
-function isLoopback(req: FastifyRequest): boolean {
+// A proxy on the same host (nginx, a sidecar) connects from loopback on behalf of anyone, so a
+// request carrying forwarding headers is never taken for a local one.
+const FORWARDING = ['forwarded', 'x-forwarded-for', 'x-real-ip', 'x-forwarded-host', 'via'];
+
+function isDirectLoopback(req: FastifyRequest): boolean {
   const ip = req.socket.remoteAddress ?? '';
-  return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+  if (ip !== '127.0.0.1' && ip !== '::1' && ip !== '::ffff:127.0.0.1') return false;
+  return !FORWARDING.some((h) => req.headers[h] !== undefined);
+}
+
+/**
+ * Who may read /metrics: with METRICS_TOKEN, whoever sends it as a bearer token; without it, only a
+ * direct loopback caller of a server bound to loopback. A server bound to a public address
+ * without a token serves /metrics to nobody (it warns at start): the socket address alone cannot
+ * tell a scraper from the internet behind a proxy.
+ */
+function metricsAllowed(app: FastifyInstance, req: FastifyRequest): boolean {
+  const token = app.config.metricsToken;
+  if (token) return req.headers.authorization === `Bearer ${token}`;
+  return isLoopbackHost(app.config.host) && isDirectLoopback(req);
 }
 
 // fastify-plugin so the onResponse hook sees every route, not only the ones declared here.
 export const opsPlugin = fp(async function ops(app: FastifyInstance) {
   app.decorate('streamConnectionSources', new Set<() => number>());
+  if (!app.config.metricsToken && !isLoopbackHost(app.config.host)) {
+    app.log.warn({ host: app.config.host }, '/metrics is disabled: HOST is not loopback and METRICS_TOKEN is unset');
+  }
 
   // Callback style: an async hook would cost a promise on every response.
   app.addHook('onResponse', (req, reply, done) => {
@@ -96,10 +117,7 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
     config: { public: true },
     schema: { hide: true },
   }, async (req, reply) => {
-    const token = app.config.metricsToken;
-    if (token ? req.headers.authorization !== `Bearer ${token}` : !isLoopback(req)) {
-      throw new ApiError('not_found');
-    }
+    if (!metricsAllowed(app, req)) throw new ApiError('not_found');
     await collectDatabaseGauges(app).catch((err) => logFailure(app.db, req.log, 'warn', err, 'metrics: database gauges unavailable'));
     let open = 0;
     for (const count of app.streamConnectionSources) open += count();

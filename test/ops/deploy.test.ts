@@ -73,6 +73,16 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it('ship no placeholder METRICS_TOKEN: every Deployment requires it from a Secret the operator creates', () => {
+    for (const d of docs.filter((x) => x.kind === 'Secret')) expect(Object.keys(d.stringData ?? d.data ?? {})).not.toContain('METRICS_TOKEN');
+    for (const d of deployments) {
+      const env = d.spec.template.spec.containers[0].env as { name: string; valueFrom?: { secretKeyRef?: { name: string; optional?: boolean } } }[];
+      const token = env?.find((e) => e.name === 'METRICS_TOKEN');
+      expect(token?.valueFrom?.secretKeyRef?.name, d.metadata.name).toBe('lds-metrics');
+      expect(token?.valueFrom?.secretKeyRef?.optional ?? false, d.metadata.name).toBe(false);
+    }
+  });
+
   it('kustomization lists every manifest file', () => {
     const k = YAML.parse(fs.readFileSync(path.join(k8sDir, 'kustomization.yaml'), 'utf8'));
     const files = fs.readdirSync(k8sDir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
