@@ -24,6 +24,8 @@ export interface PersonRecord {
   party_id: number; party_name: string; name: string;
   first_name: string; middle_name: string; last_name: string; suffix: string; nickname: string;
   district: string; person_hash?: string; active: boolean;
+  /** a LegiScan committee sponsor: the committee this people row stands for (never a legislator) */
+  committee_id?: number;
   /** a placeholder built from a reference (sponsor, vote member): any full record overrides it */
   stub?: boolean;
 }
@@ -38,8 +40,8 @@ export type Row = Record<string, unknown> & { people_id: number; legiscan_id: nu
 
 export const COLS = ['state_id', 'role_id', 'chamber', 'body_id', 'party_id', 'party_name', 'name', 'first_name', 'middle_name', 'last_name',
   'suffix', 'nickname', 'district', 'ballotpedia', 'followthemoney_eid', 'votesmart_id', 'opensecrets_id', 'bioguide_id', 'lis_id',
-  'fec_ids', 'openstates_id', 'legiscan_id', 'person_hash', 'external_ids', 'active', 'source', 'import_hash'] as const;
-const DESCRIPTIVE = ['state_id', 'role_id', 'chamber', 'body_id', 'party_id', 'party_name', 'name', 'first_name', 'middle_name', 'last_name', 'suffix', 'nickname', 'district', 'person_hash', 'active'] as const;
+  'fec_ids', 'openstates_id', 'legiscan_id', 'person_hash', 'external_ids', 'active', 'source', 'import_hash', 'committee_id'] as const;
+const DESCRIPTIVE = ['state_id', 'role_id', 'chamber', 'body_id', 'party_id', 'party_name', 'name', 'first_name', 'middle_name', 'last_name', 'suffix', 'nickname', 'district', 'person_hash', 'active', 'committee_id'] as const;
 
 function compatible(row: Row, rec: PersonRecord): boolean {
   if (rec.legiscan_id && row.legiscan_id && Number(row.legiscan_id) !== rec.legiscan_id) return false;
@@ -113,7 +115,7 @@ export function recordRow(rec: PersonRecord): Record<string, unknown> {
     followthemoney_eid: rec.ids.followthemoney ?? '', votesmart_id: rec.ids.votesmart ?? '', opensecrets_id: rec.ids.opensecrets ?? '',
     bioguide_id: rec.ids.bioguide ?? null, lis_id: rec.ids.lis ?? null, fec_ids: rec.ids.fec ?? [], openstates_id: rec.ids.openstates ?? null,
     legiscan_id: rec.legiscan_id ?? null, person_hash: rec.person_hash ?? '', external_ids: rec.extra ?? {}, active: rec.active,
-    source: rec.source, import_hash: rec.stub ? 'stub' : '',
+    source: rec.source, import_hash: rec.stub ? 'stub' : '', committee_id: rec.committee_id ?? 0,
   };
 }
 

@@ -67,9 +67,14 @@ export async function compareBill(c: Ctx, s: Store, id: number, label: string): 
   expect((await q('SELECT * FROM ls_bill_history WHERE bill_id = ? ORDER BY history_step')).map((h) => [day(h.history_date), h.history_action, num(h.history_body_id), num(h.history_major)]), `${label} history`)
     .toEqual(history.map((h) => [day(h.history_date), h.history_action, h.history_body_id, h.history_major]));
 
-  const sponsors = await Promise.all((await sub('sponsors')).map(async (p) => ({ people_id: await wire(c, 'people', p.people_id), sponsor_order: p.sponsor_order, sponsor_type_id: p.sponsor_type_id })));
-  expect((await q('SELECT people_id, sponsor_order, sponsor_type_id FROM ls_bill_sponsor WHERE bill_id = ?')).map((r) => ({ people_id: num(r.people_id), sponsor_order: num(r.sponsor_order), sponsor_type_id: num(r.sponsor_type_id) })).sort(byKey('people_id')), `${label} sponsors`)
-    .toEqual(sponsors.sort(byKey('people_id')));
+  // A committee sponsor is people_id 0 in the API and LegiScan's committee people record on the wire.
+  const committees = new Set(await Promise.all((await c.db.query<{ people_id: string }>('SELECT people_id FROM people WHERE committee_id > 0')).rows.map((r) => wire(c, 'people', Number(r.people_id)))));
+  const sponsorKey = (x: { people_id: unknown; sponsor_order: unknown }) => `${String(x.sponsor_order)}:${String(x.people_id)}`;
+  const sponsors = await Promise.all((await sub('sponsors')).map(async (p) => ({ people_id: p.people_id === 0 ? 'committee' : await wire(c, 'people', p.people_id), sponsor_order: p.sponsor_order, sponsor_type_id: p.sponsor_type_id })));
+  expect((await q('SELECT people_id, sponsor_order, sponsor_type_id FROM ls_bill_sponsor WHERE bill_id = ?'))
+    .map((r) => ({ people_id: committees.has(Number(r.people_id)) ? 'committee' : num(r.people_id), sponsor_order: num(r.sponsor_order), sponsor_type_id: num(r.sponsor_type_id) }))
+    .sort((x, y) => sponsorKey(x).localeCompare(sponsorKey(y))), `${label} sponsors`)
+    .toEqual(sponsors.sort((x, y) => sponsorKey(x).localeCompare(sponsorKey(y))));
 
   const subjects = await Promise.all((await sub('subjects')).map(async (x) => ({ subject_id: await wire(c, 'subject', x.subject_id), subject_name: x.subject_name })));
   expect((await q('SELECT s.subject_id, s.subject_name FROM ls_bill_subject b JOIN ls_subject s ON s.subject_id = b.subject_id WHERE b.bill_id = ?')).map((r) => ({ ...r, subject_id: num(r.subject_id) })).sort(byKey('subject_id')), `${label} subjects`)

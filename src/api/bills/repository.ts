@@ -1,6 +1,6 @@
 // SQL for bills and their sub-resources. Reads go to the read pool; every list has a stable order.
 import type { Queryable } from '../../db/pool.js';
-import { iso, likeContains, Where } from '../common/sql.js';
+import { iso, likeContains, PARTY_NAME, Where } from '../common/sql.js';
 import { CONSECUTIVE_PAIRS_SQL } from '../../texts/store.js';
 
 export const BILL_COLUMNS = `
@@ -79,10 +79,15 @@ export async function topicIdBySlug(db: Queryable, slug: string): Promise<number
  * them, so a part reads the same rows in the same order either way (one definition, parts.ts).
  */
 export const SUBRESOURCE_SQL: Record<string, string> = {
-  sponsors: `SELECT sp.bill_id, sp.people_id, p.name, p.first_name, p.last_name, p.party_id,
-      coalesce(pa.party_name, p.party_name) AS party_name, p.district, sp.sponsor_order, sp.sponsor_type_id,
+  // A committee sponsor is named by its committee, with people_id 0: it is no legislator.
+  sponsors: `SELECT sp.bill_id, CASE WHEN c.committee_id IS NULL THEN sp.people_id ELSE 0 END AS people_id,
+      coalesce(c.committee_name, p.name) AS name, CASE WHEN c.committee_id IS NULL THEN p.first_name ELSE '' END AS first_name,
+      CASE WHEN c.committee_id IS NULL THEN p.last_name ELSE '' END AS last_name, p.party_id,
+      CASE WHEN c.committee_id IS NULL THEN ${PARTY_NAME} ELSE '' END AS party_name,
+      CASE WHEN c.committee_id IS NULL THEN p.district ELSE '' END AS district, sp.sponsor_order, sp.sponsor_type_id,
       coalesce(st.sponsor_type_name, '') AS sponsor_type_name
     FROM bill_sponsors sp JOIN people p ON p.people_id = sp.people_id
+    LEFT JOIN committees c ON c.committee_id = p.committee_id AND p.committee_id > 0
     LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN sponsor_types st ON st.sponsor_type_id = sp.sponsor_type_id
     WHERE sp.bill_id = ANY($1::int[]) ORDER BY sp.bill_id, sp.sponsor_order, sp.people_id`,
   history: `SELECT h.bill_id, h.history_step, h.history_date, h.history_action, h.history_body_id,

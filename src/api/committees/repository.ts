@@ -1,6 +1,6 @@
 // SQL for committees: list, one committee, members, hearings.
 import type { Queryable } from '../../db/pool.js';
-import { likeContains, Where } from '../common/sql.js';
+import { likeContains, PARTY_NAME, Where } from '../common/sql.js';
 import { HEARING_COLUMNS, HEARING_FROM, HEARING_ORDER } from '../hearings/schemas.js';
 
 const COLUMNS = `c.committee_id, s.state_abbr::text AS state_abbr, c.chamber, c.committee_name, c.committee_type, c.description,
@@ -44,7 +44,7 @@ export async function committeeExists(db: Queryable, id: number): Promise<boolea
  */
 export async function committeeMembers(db: Queryable, ids: number[]) {
   return (await db.query(
-    `SELECT m.committee_id, m.people_id, p.name, p.party_id, coalesce(pa.party_name, p.party_name) AS party_name, m.member_role
+    `SELECT m.committee_id, m.people_id, p.name, p.party_id, ${PARTY_NAME} AS party_name, m.member_role
      FROM committee_members m JOIN people p ON p.people_id = m.people_id LEFT JOIN parties pa ON pa.party_id = p.party_id
      WHERE m.committee_id = ANY($1::int[])
      ORDER BY m.committee_id, CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,

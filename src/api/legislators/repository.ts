@@ -1,9 +1,9 @@
 // SQL for legislators. people_id is bigint and always bound as text ($n::bigint) so ids above 2^53 stay exact.
 import type { Queryable } from '../../db/pool.js';
-import { iso, likeContains, Where } from '../common/sql.js';
+import { iso, likeContains, PARTY_NAME, Where } from '../common/sql.js';
 
 const COLUMNS = `p.people_id, p.state_id, s.state_abbr::text AS state_abbr, p.role_id, p.chamber, p.party_id,
-  coalesce(pa.party_name, p.party_name) AS party_name, p.name, p.first_name, p.middle_name, p.last_name, p.suffix, p.nickname,
+  ${PARTY_NAME} AS party_name, p.name, p.first_name, p.middle_name, p.last_name, p.suffix, p.nickname,
   p.district, p.ballotpedia, p.followthemoney_eid, p.votesmart_id, p.opensecrets_id, ${iso('p.updated')} AS updated`;
 const FROM = `people p JOIN states s ON s.state_id = p.state_id LEFT JOIN parties pa ON pa.party_id = p.party_id`;
 
@@ -17,13 +17,17 @@ export interface RosterFilters {
   offset: number;
 }
 
+// A committee sponsor's people row (people.committee_id > 0) is a committee, never a legislator.
+const LEGISLATOR = 'p.committee_id = 0';
+
 export async function roster(db: Queryable, f: RosterFilters) {
   const w = new Where();
+  w.add(LEGISLATOR);
   if (f.stateId !== undefined) w.add(`p.state_id = ${w.p(f.stateId)}`);
   if (f.q !== undefined) w.add(`lower(p.first_name || ' ' || p.last_name || ' ' || p.name) LIKE ${w.p(likeContains(f.q.toLowerCase()))}`);
   if (f.party !== undefined) {
     const v = w.p(f.party.toLowerCase());
-    w.add(`(lower(coalesce(pa.party_name, p.party_name)) LIKE ${v} || '%' OR lower(pa.party_abbr) = ${v})`);
+    w.add(`(lower(${PARTY_NAME}) LIKE ${v} || '%' OR lower(pa.party_abbr) = ${v})`);
   }
   if (f.chamber !== undefined) w.add(`lower(p.chamber) = lower(${w.p(f.chamber)})`);
   if (f.district !== undefined) w.add(`p.district = ${w.p(f.district)}`);
@@ -33,11 +37,11 @@ export async function roster(db: Queryable, f: RosterFilters) {
 }
 
 export async function getLegislator(db: Queryable, peopleId: string) {
-  return (await db.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.people_id = $1::bigint`, [peopleId])).rows[0];
+  return (await db.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.people_id = $1::bigint AND ${LEGISLATOR}`, [peopleId])).rows[0];
 }
 
 export async function personExists(db: Queryable, peopleId: string): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM people WHERE people_id = $1::bigint', [peopleId])).rowCount === 1;
+  return (await db.query(`SELECT 1 FROM people p WHERE p.people_id = $1::bigint AND ${LEGISLATOR}`, [peopleId])).rowCount === 1;
 }
 
 export async function voteHistory(db: Queryable, peopleId: string, limit: number, offset: number) {

@@ -1,5 +1,6 @@
 // SQL for roll calls: the header and each member's vote.
 import type { Queryable } from '../../db/pool.js';
+import { PARTY_NAME } from '../common/sql.js';
 
 export async function getRollCall(db: Queryable, id: number) {
   return (await db.query(
@@ -17,7 +18,7 @@ export async function getRollCall(db: Queryable, id: number) {
  */
 export async function memberVotes(db: Queryable, ids: number[]) {
   return (await db.query(
-    `SELECT v.roll_call_id AS _rc, v.people_id, p.name, coalesce(pa.party_name, p.party_name) AS party_name, p.district,
+    `SELECT v.roll_call_id AS _rc, v.people_id, p.name, ${PARTY_NAME} AS party_name, p.district,
        coalesce(vt.vote_name, 'Not Voting') AS vote
      FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
      LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id

@@ -121,6 +121,8 @@ function person(ctx: Ctx, w: BatchWriter, data: Obj, state: number) {
   const stateId = num(data.state_id) || state;
   if (!stateId) throw new RecordError('person has no state and the dataset has no bills to infer it from', 'state_id');
   const rec = mapPerson(data, stateId, ctx.ref);
+  // A committee sponsor's person file stands for a committee, which must exist as one.
+  if (rec.committee_id && rec.name) queueLegiscanCommittees(w, [{ committee_id: rec.committee_id, state_id: rec.state_id, body_id: rec.body_id ?? 0, name: rec.name }], ctx.ref);
   return queuePerson(w, rec, (id) => ctx.peopleMap.set(rec.legiscan_id!, id));
 }
 
@@ -136,7 +138,8 @@ async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number, chamb
   const role = num(p.role_id) || (chamberBody ? ctx.ref.bodyById.get(chamberBody)?.role_id ?? 0 : 0);
   const rec = mapPerson({ ...p, state_id: num(p.state_id) || stateId, role_id: role }, stateId, ctx.ref);
   if (!rec.name) rec.name = [rec.first_name, rec.middle_name, rec.last_name, rec.suffix].filter(Boolean).join(' ');
-  else if (!rec.first_name && !rec.last_name) Object.assign(rec, splitPublishedName(rec.name), { name: rec.name });
+  // A committee's name is no person's name: "Joint Budget Committee" has no first name "Joint".
+  else if (!rec.first_name && !rec.last_name && !rec.committee_id) Object.assign(rec, splitPublishedName(rec.name), { name: rec.name });
   rec.stub = true;
   const { people_id } = await upsertPerson(db, rec);
   ctx.peopleMap.set(lid, people_id);

@@ -8,7 +8,7 @@ import type { BillRecord, VoteHeader } from '../bills.js';
 import { earliest, latest, utcDay } from '../dates.js';
 import type { PersonRecord } from '../people.js';
 import { RecordError } from '../record-error.js';
-import { ladderFromLegiscan } from '../../domain/legiscan-status.js';
+import { ladderForLegiscanBill } from '../../domain/legiscan-status.js';
 
 type Obj = Record<string, unknown>;
 
@@ -42,6 +42,9 @@ export function need(o: Obj, field: string): number {
 }
 
 const BILL_TYPES: Record<string, number> = { B: 1, R: 2, CR: 3, JR: 4, JRCA: 5, EO: 6, CA: 7, M: 8, CL: 9, C: 10, CSR: 11, JM: 12, P: 13, SR: 14, A: 15, CM: 16, I: 17, PET: 18, SB: 19, IP: 20, RB: 21, RM: 22, CB: 23 };
+/** LegiScan chamber letters → role_id (House/Assembly, Senate, Joint). */
+const CHAMBER_ROLE: Record<string, number> = { H: 1, A: 1, S: 2, J: 3 };
+const BILL_TYPE_ABBR: Record<number, string> = Object.fromEntries(Object.entries(BILL_TYPES).map(([abbr, id]) => [id, abbr]));
 const MIME: Record<string, number> = { 'text/html': 1, 'application/pdf': 2, 'application/wpd': 3, 'application/msword': 4, 'application/rtf': 5 };
 export const mimeId = (o: Obj, key = 'mime'): number => num(o[`${key}_id`]) || MIME[str(o[key]).toLowerCase()] || 1;
 
@@ -52,6 +55,12 @@ export function stateOf(o: Obj, ref: Reference): number {
   if (!byAbbr) throw new RecordError('missing or unknown state', 'state_id');
   return byAbbr;
 }
+
+/** The body of a chamber role in a state, or 0 when the role is unknown or the state has no such body. */
+const bodyOfRole = (ref: Reference, stateId: number, roleId: number): number => {
+  const body = roleId ? ref.body(stateId, roleId) : undefined;
+  return body && (body.role_id === roleId || roleId !== 3) ? body.body_id : 0;
+};
 
 /** Chamber of a roll call whose payload omits it: from "House …"/"Senate …" in its description. */
 export function bodyFromDesc(desc: string, stateId: number, fallback: number, ref: Reference): number {
@@ -73,6 +82,7 @@ export function mapPerson(p: Obj, stateId: number, ref: Reference): PersonRecord
     state_id: num(p.state_id) || stateId, role_id, chamber: body?.body_short ?? (role_id === 3 ? 'Joint' : ''), body_id: body?.body_id ?? null,
     party_id, party_name: PARTY_NAMES[party_id] ?? '', name: str(p.name), first_name: str(p.first_name), middle_name: str(p.middle_name),
     last_name: str(p.last_name), suffix: str(p.suffix), nickname: str(p.nickname), district: str(p.district), person_hash: str(p.person_hash), active: true,
+    committee_id: num(p.committee_sponsor) ? num(p.committee_id) : 0,
   };
 }
 
@@ -87,15 +97,18 @@ export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) =
   const bill_number = str(b.bill_number);
   if (!bill_number) throw new RecordError('missing bill_number', 'bill_number');
   const body_id = num(b.body_id) || ref.body(state_id, str(b.body) === 'S' ? 2 : 1)?.body_id || 0;
-  const history = list(b.history).map((h) => ({ date: date(h.date), action: str(h.action), body_id: num(h.chamber_id) || body_id, major: num(h.importance) }));
+  // A step published without a chamber (a governor's action) stays body-less: history_body_id 0,
+  // body_name "" (LegiScan's own convention), never the bill's originating chamber.
+  const chamberBody = (o: Obj) => num(o.chamber_id) || bodyOfRole(ref, state_id, CHAMBER_ROLE[str(o.chamber).toUpperCase()] ?? 0);
+  const history = list(b.history).map((h) => ({ date: date(h.date), action: str(h.action), body_id: chamberBody(h), major: num(h.importance) }));
   const progress = list(b.progress).map((p) => num(p.event));
   const committee = b.committee && !Array.isArray(b.committee) && typeof b.committee === 'object' ? (b.committee as Obj) : undefined;
   const pending = num(b.pending_committee_id) || num(committee?.committee_id) || null;
   const legiscan_status = num(b.status, 1);
-  let status_id = ladderFromLegiscan(legiscan_status);
-  // LegiScan's bill status stays "Introduced" while a bill sits in committee; the ladder says 2.
-  const lastEvent = progress[progress.length - 1];
-  if (status_id === 1 && (pending || lastEvent === 9 || lastEvent === 10)) status_id = 2;
+  const bill_type_id = num(b.bill_type_id) || BILL_TYPES[str(b.bill_type)] || 1;
+  const status_id = ladderForLegiscanBill({
+    status: legiscan_status, progress, billType: str(b.bill_type) || BILL_TYPE_ABBR[bill_type_id] || '', actions: history.map((h) => h.action), pendingCommittee: pending !== null,
+  });
   const last = history[history.length - 1];
   const sponsors = list(b.sponsors);
   const votes: VoteHeader[] = list(b.votes).map((v) => {
@@ -112,7 +125,7 @@ export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) =
   const datesSeen = [date(b.status_date), ...history.map((h) => h.date), ...progressDates, ...texts.map((t) => t.date), ...votes.map((v) => v.date)];
   const record: BillRecord = {
     bill: {
-      bill_id, state_id, session_id, bill_number, bill_type_id: num(b.bill_type_id) || BILL_TYPES[str(b.bill_type)] || 1, body_id,
+      bill_id, state_id, session_id, bill_number, bill_type_id, body_id,
       current_body_id: num(b.current_body_id) || body_id, status_id, status_date: date(b.status_date), title: str(b.title), description: str(b.description),
       // LegiScan has no abstract beyond `description` (the long title, "An Act To …"): it is the summary.
       state_url: str(b.state_link), url: str(b.url), change_hash: str(b.change_hash), summary: str(b.summary) || str(b.description) || null, last_action: last?.action ?? null,
@@ -145,6 +158,11 @@ export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) =
   const committees: PendingCommittee[] = [];
   if (committee && num(committee.committee_id) > 0 && str(committee.name)) {
     committees.push({ committee_id: num(committee.committee_id), state_id, body_id: num(committee.chamber_id) || ref.body(state_id, str(committee.chamber) === 'S' ? 2 : 1)?.body_id || body_id, name: str(committee.name) });
+  }
+  // A committee sponsor stands for a committee, which must exist as one.
+  for (const s of sponsors) {
+    const committee_id = num(s.committee_sponsor) ? num(s.committee_id) : 0;
+    if (committee_id > 0 && str(s.name)) committees.push({ committee_id, state_id, body_id: bodyOfRole(ref, state_id, num(s.role_id)), name: str(s.name) });
   }
   for (const r of list(b.referrals)) {
     const name = str(r.name ?? r.committee_name);
