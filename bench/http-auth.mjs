@@ -1,4 +1,5 @@
-// What the key check and the limits cost: /v1/health without a key (baseline) and with a key, with
+// What the key check and the limits cost: /v1/status (public, a cached snapshot) without a key (baseline)
+// and with a key (/v1/health is a probe and never reads the key), with
 // counters in-process and (when REDIS_URL is set) in Redis. Target: the authenticated path keeps at
 // least 80% of the baseline throughput with Redis.
 //   DATABASE_URL=postgres://... REDIS_URL=redis://127.0.0.1:6379 node bench/http-auth.mjs
@@ -59,7 +60,7 @@ if (process.argv[2] === '--serve') {
 
   function run(url, headers, duration = DURATION) {
     return new Promise((resolve, reject) => {
-      autocannon({ url: `${url}/v1/health`, connections: CONNECTIONS, duration, headers }, (err, r) => (err ? reject(err) : resolve(r)));
+      autocannon({ url: `${url}/v1/status`, connections: CONNECTIONS, duration, headers }, (err, r) => (err ? reject(err) : resolve(r)));
     });
   }
 

@@ -16,6 +16,7 @@ import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { httpPlugin } from './http/index.js';
 import { unknownParamsPlugin } from './http/unknown-params.js';
 import { bulkRoutes } from './bulk/routes.js';
+import { partAwareValidators } from './http/validators.js';
 import { apiPlugin } from './api/index.js';
 import { healthRoutes } from './api/health.js';
 import { realtimePlugin } from './changes/plugin.js';
@@ -86,6 +87,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     ajv: {
       customOptions: { coerceTypes: 'array', removeAdditional: false, allErrors: false, useDefaults: true },
     },
+    // Coercion for query strings, path parameters and headers only; JSON bodies are taken as sent.
+    schemaController: { compilersFactory: { buildValidator: partAwareValidators() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // One Redis client per app: the caller's (server.ts makes one per process), else our own.

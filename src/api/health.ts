@@ -1,4 +1,4 @@
-// GET /v1/health: liveness only (no database call), public.
+// GET /v1/health: liveness only (no database call), public; a probe, so X-API-Key is not read.
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
@@ -11,10 +11,11 @@ export const HealthSchema = Type.Object({
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/health', {
-    config: { public: true },
+    config: { public: true, probe: true },
     schema: {
       operationId: 'getHealth',
       summary: 'Liveness of this process',
+      description: 'Public. The X-API-Key header is not read: a key sent here is neither checked nor counted, and never refused by its limits.',
       tags: ['Meta'],
       response: { 200: HealthSchema },
     },

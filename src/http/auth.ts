@@ -154,7 +154,9 @@ export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter)
 
   return function auth(req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     // Preflight and unknown paths (404/405) never need a key: they reveal nothing and touch no data.
-    if (req.method === 'OPTIONS' || req.is404) return done();
+    // Probes ignore a key: liveness must answer whatever the caller's plan, usage or the key store's
+    // state (a client sending its key everywhere got 429 from /v1/health once its cap was spent).
+    if (req.method === 'OPTIONS' || req.is404 || req.routeOptions.config?.probe === true) return done();
     const header = req.headers['x-api-key'];
     const raw = Array.isArray(header) ? header[0] : header;
     if (raw === undefined || raw === '') {

@@ -13,6 +13,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** reachable without an API key */
     public?: boolean;
+    /** a probe (liveness, readiness): X-API-Key is never read, so it is never checked, counted or limited */
+    probe?: boolean;
+    /** query parameters for which an empty value is meaningful (every other empty one is 400) */
+    emptyParams?: readonly string[];
   }
   interface FastifyRequest {
     /** the authenticated API key (set by the auth hook; absent on public routes called without a key) */

@@ -87,11 +87,11 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
   });
 
   app.get('/v1/ready', {
-    config: { public: true },
+    config: { public: true, probe: true },
     schema: {
       operationId: 'getReadiness',
       summary: 'Readiness for load balancers: database, bus and Redis reachable, relay publishing, relay lag',
-      description: 'Answers 200 when this process can serve traffic. When a dependency is unreachable it answers 503 with the error envelope (code service_unavailable, the message naming the failing dependencies) and the same checks (relay is false while the relay of this process is active and its publishes to the bus fail, e.g. a NATS server that lost its JetStream store, until the stream is re-created), relay_lag_seconds, roles and ts inside `error`. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
+      description: 'Public; the X-API-Key header is not read (a probe). Answers 200 when this process can serve traffic. When a dependency is unreachable it answers 503 with the error envelope (code service_unavailable, the message naming the failing dependencies) and the same checks (relay is false while the relay of this process is active and its publishes to the bus fail, e.g. a NATS server that lost its JetStream store, until the stream is re-created), relay_lag_seconds, roles and ts inside `error`. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
       tags: ['Meta'],
       response: { 200: ReadySchema, 503: ErrorSchema },
     },

@@ -54,6 +54,25 @@ describe('unknown query parameters', () => {
     expect((await r.get(`/v1/bills/${B}?limit=5`)).body.error.message).toMatch(/accepted: include\./);
   });
 
+  it('every parameter given empty (or only spaces) is 400 naming it, never read as "no filter"', async () => {
+    // updated_since= used to answer every bill, state= every state; session_id= was already 400.
+    for (const [path, params] of SPEC) {
+      for (const name of Object.keys(params)) {
+        if (name === 'include_whitespace') continue; // the spec: any value but 1 excludes
+        for (const empty of ['', '%20%20']) {
+          const res = await r.get(`${path}?${new URLSearchParams({ ...params, [name]: 'X' })}`.replace(`${name}=X`, `${name}=${empty}`));
+          expect([path, name, res.status], JSON.stringify(res.body?.error)).toEqual([path, name, 400]);
+          expect(res.body.error).toMatchObject({ code: 'bad_request', field: name });
+          expect(res.body.error.message).toContain(`'${name}'`);
+        }
+      }
+    }
+    for (const url of ['/v1/stream?states=', '/v1/bills?state=TX&state=']) {
+      expect((await r.get(url)).status, url).toBe(400);
+    }
+    expect((await r.get(`/v1/bills/${B}/changes?include_whitespace=`)).status).toBe(200);
+  });
+
   it('a request without a key still gets 401 first', async () => {
     const res = await r.t.app.inject({ url: '/v1/bills?sate=MS' });
     expect(res.statusCode).toBe(401);

@@ -100,7 +100,7 @@ describe.sequential('embedded PostgreSQL', () => {
     const k = await keysCreate();
     expect(k.api_key_id).toBeTruthy();
     // The key created by the CLI is in the database the server uses.
-    const res = await fetch(`${current.url}/v1/health`, { headers: { 'X-API-Key': k.api_key } });
+    const res = await fetch(`${current.url}/v1/_meta/usage`, { headers: { 'X-API-Key': k.api_key } });
     expect(res.status).toBe(200);
   }, 300_000);
 

@@ -83,12 +83,13 @@ describe('authentication', () => {
       const keyed = await t.app.inject({ url, headers: { 'x-api-key': t.key } });
       expect(keyed.statusCode, url).toBeLessThan(400);
     }
-    const keyed = await t.app.inject({ url: '/v1/health', headers: { 'x-api-key': t.key } });
+    const keyed = await t.app.inject({ url: '/v1/status', headers: { 'x-api-key': t.key } });
     expect(keyed.headers['x-ratelimit-limit']).toBe('10000000');
   });
 
-  it('a bad key sent to a public route is refused like anywhere else', async () => {
-    expectEnvelope(await t.app.inject({ url: '/v1/health', headers: { 'x-api-key': 'lds_nope' } }), 401, 'invalid_api_key');
+  it('a bad key sent to a public data route is refused like anywhere else; the probes never read it', async () => {
+    expectEnvelope(await t.app.inject({ url: '/v1/status', headers: { 'x-api-key': 'lds_nope' } }), 401, 'invalid_api_key');
+    expect((await t.app.inject({ url: '/v1/health', headers: { 'x-api-key': 'lds_nope' } })).statusCode).toBe(200);
   });
 
   it('unknown routes are 404 not_found with or without a key', async () => {
@@ -134,10 +135,13 @@ describe('headers and envelope', () => {
 
   it('usage reports the spec fields for the calling key', async () => {
     const k = await t.newKey({ tier: 'free', monthlyCap: 500 });
-    await t.app.inject({ url: '/v1/health', headers: { 'x-api-key': k.api_key } });
+    await t.app.inject({ url: '/v1/states', headers: { 'x-api-key': k.api_key } });
     const res = await t.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': k.api_key } });
     const now = new Date();
-    expect(res.json()).toEqual({
+    // A single record like any other: { data: {...} } (the spec serves only topics/{slug}, health and
+    // coverage at the top level).
+    expect(Object.keys(res.json())).toEqual(['data']);
+    expect(res.json().data).toEqual({
       api_key_id: k.api_key_id,
       org_name: 'test-org',
       tier: 'free',

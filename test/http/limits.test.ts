@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(async () => db?.drop());
 
-const get = (t: TestApp, key: string, url = '/v1/health') => t.app.inject({ url, headers: { 'x-api-key': key } });
+// The cheapest keyed route (health is a probe: it never reads the key).
+const get = (t: TestApp, key: string, url = '/v1/_meta/usage') => t.app.inject({ url, headers: { 'x-api-key': key } });
 
 // The Redis cases are always declared, so a run without Redis lists them as skipped and says why.
 const noRedis = !process.env.REDIS_URL;
@@ -64,9 +65,26 @@ for (const mode of ['in-process', 'redis'] as const) {
       expect(r.headers['x-ratelimit-remaining']).toBe('0');
       expect(r.headers['x-ratelimit-reset']).toBe(String(next.getTime() / 1000));
       // Still refused on another endpoint, and the rejection did not count.
-      const u = await get(t, k.api_key, '/v1/_meta/usage');
+      const u = await get(t, k.api_key, '/v1/states');
       expect(u.statusCode).toBe(429);
       expect(u.json().error.used).toBe(3);
+    });
+
+    it('/v1/health is a probe: a key sent there is never counted, limited or even checked', async () => {
+      const k = await t.newKey({ burst: 1000, monthlyCap: 2 });
+      for (let i = 0; i < 2; i++) expect((await get(t, k.api_key)).statusCode).toBe(200);
+      expect((await get(t, k.api_key)).statusCode).toBe(429); // the month's plan is spent
+      for (let i = 0; i < 5; i++) {
+        const h = await get(t, k.api_key, '/v1/health');
+        expect(h.statusCode).toBe(200);
+        expect(h.json()).toMatchObject({ ok: true });
+        expect(h.headers['x-ratelimit-limit']).toBeUndefined();
+      }
+      // Nothing was counted: the key still has used exactly its 2.
+      expect((await get(t, k.api_key, '/v1/states')).json().error).toMatchObject({ code: 'rate_limit_exceeded', used: 2 });
+      // Liveness does not depend on the key store either: an unknown or malformed key is not looked up.
+      expect((await get(t, 'lds_never_issued', '/v1/health')).statusCode).toBe(200);
+      expect((await get(t, 'x'.repeat(5000), '/v1/health')).statusCode).toBe(200);
     });
 
     it('4xx answers from a route count; wrong methods and unknown paths do not', async () => {
@@ -79,7 +97,7 @@ for (const mode of ['in-process', 'redis'] as const) {
       expect((await t.app.inject({ url: '/v1/no-such-thing', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(404);
       const u = await get(t, k.api_key, '/v1/_meta/usage');
       // The two route answers, plus the usage call itself (counted before its handler runs).
-      expect(u.json().monthly_requests_used).toBe(3);
+      expect(u.json().data.monthly_requests_used).toBe(3);
     });
 
     it('monthly usage survives a restart (flushed to usage_counters on close)', async () => {
@@ -91,7 +109,7 @@ for (const mode of ['in-process', 'redis'] as const) {
       expect(Number(rows[0].used)).toBe(4);
       const b = await testApp({ db, config: { redisUrl: undefined } });
       const u = await get(b, k.api_key, '/v1/_meta/usage');
-      expect(u.json().monthly_requests_used).toBe(5);
+      expect(u.json().data.monthly_requests_used).toBe(5);
       await b.app.close();
     });
   });

@@ -67,7 +67,7 @@ class OwnRedis {
   }
 }
 
-const keyed = (t: TestApp) => t.app.inject({ url: '/v1/health', headers: { 'x-api-key': t.key } });
+const keyed = (t: TestApp) => t.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': t.key } });
 
 describe('Redis outage', () => {
   let redis: OwnRedis;
@@ -148,7 +148,7 @@ describe('startServer with an unreachable REDIS_URL', () => {
     expect(body.error).toMatchObject({ code: 'service_unavailable', checks: { redis: false } });
     expect(body.error.message).toMatch(/redis/);
     const { api_key } = await createKey(db.pool, { org: 'redis-down', tier: 'pro' });
-    const res = await fetch(`${url}/v1/health`, { headers: { 'x-api-key': api_key } });
+    const res = await fetch(`${url}/v1/_meta/usage`, { headers: { 'x-api-key': api_key } });
     expect(res.status).toBe(503);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
   }, 60_000);

@@ -26,6 +26,8 @@ function textIdParam(raw: string | undefined, name: string): number {
 
 export const textChangeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/bills/:bill_id/changes', {
+    // The spec: '1' includes, any other value excludes; an empty value is one of those.
+    config: { emptyParams: ['include_whitespace'] },
     schema: {
       operationId: 'listBillTextChanges',
       summary: 'Changes between consecutive text versions of a bill',

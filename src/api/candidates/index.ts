@@ -27,8 +27,8 @@ export const CandidateDetailSchema = Type.Object({
 
 const Query = Type.Object({
   state: Type.Optional(Type.String({ description: 'two-letter code (DC, US accepted); 400 otherwise. Matches only candidates with an FEC record.' })),
-  office: Type.Optional(Type.String({ description: `case-insensitive substring of the FEC office; at most ${MAX_TEXT_FILTER_CHARS} characters` })),
-  cycle: Type.Optional(Type.String({ description: 'four-digit election cycle year; 400 otherwise' })),
+  office: Type.Optional(Type.String({ description: `case-insensitive substring of the FEC office; at most ${MAX_TEXT_FILTER_CHARS} characters. Matches only candidates with an FEC record.` })),
+  cycle: Type.Optional(Type.String({ description: 'four-digit election cycle year; 400 otherwise. Matches only candidates with an FEC record.' })),
   fec_id: Type.Optional(Type.String({ description: 'FEC candidate id, exact' })),
   bioguide: Type.Optional(Type.String({ description: 'Bioguide id, exact' })),
   limit: LimitParam(50, 500),

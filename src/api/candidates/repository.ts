@@ -17,6 +17,9 @@ export interface CandidateFilters {
 /** By name as people expect (name_sort collation), then id. */
 export async function listCandidates(db: Queryable, f: CandidateFilters) {
   const w = new Where();
+  // State, office and cycle are FEC facts (spec): a candidate without an FEC record never matches
+  // them, even where a linked legislator or a profile filled those columns.
+  if (f.state !== undefined || f.office !== undefined || f.cycle !== undefined) w.add(`c.fec_id <> ''`);
   if (f.state !== undefined) w.add(`c.state = ${w.p(f.state)}`);
   if (f.office !== undefined) w.add(`c.office ILIKE ${w.p(likeContains(f.office))}`);
   if (f.cycle !== undefined) w.add(`c.cycle = ${w.p(f.cycle)}`);

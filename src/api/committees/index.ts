@@ -34,7 +34,7 @@ export const committeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/committees', {
     schema: {
       operationId: 'listCommittees', summary: 'Committees', tags, querystring: ListQuery,
-      description: 'Ordered by state (state_abbr), chamber, committee_name. No offset.',
+      description: 'Ordered by state (state_abbr), chamber, committee_name; names sort as people expect (case, accents, spaces and punctuation ignored: "Public and Community Health" before "Public Safety"), as the legislators do. No offset.',
       response: responses(ListOf(CommitteeSchema), 400),
     },
   }, async (req) => {
@@ -58,7 +58,7 @@ export const committeeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/committees/:committee_id/members', {
     schema: {
       operationId: 'listCommitteeMembers', summary: 'Members of a committee', tags, params: Params,
-      description: 'Chair first, then vice chair, then members; by surname within a role.',
+      description: 'Chair first, then vice chair, then members; by name within a role, sorted as people expect (case, accents, spaces and punctuation ignored).',
       response: responses(ListOf(CommitteeMemberSchema), 400, 404),
     },
   }, async (req) => {

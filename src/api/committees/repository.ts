@@ -3,11 +3,16 @@ import type { Queryable } from '../../db/pool.js';
 import { likeContains, PARTY_NAME, Where } from '../common/sql.js';
 import { HEARING_COLUMNS, HEARING_FROM, HEARING_ORDER } from '../hearings/schemas.js';
 
+// Names sort as people expect (name_sort, migration 060: case, accents, spaces and punctuation
+// ignored), the way the legislators do; bytes, then the id, break ties so the order is stable.
+const MEMBER_NAME_ORDER = 'p.name COLLATE name_sort, p.name, p.people_id';
+const COMMITTEE_ORDER = 's.state_abbr, c.chamber, c.committee_name COLLATE name_sort, c.committee_name, c.committee_id';
+
 const COLUMNS = `c.committee_id, s.state_abbr::text AS state_abbr, c.chamber, c.committee_name, c.committee_type, c.description,
   coalesce((SELECT p.name FROM committee_members m JOIN people p ON p.people_id = m.people_id
-            WHERE m.committee_id = c.committee_id AND m.member_role = 'chair' ORDER BY p.last_name, p.people_id LIMIT 1), '') AS chair_name,
+            WHERE m.committee_id = c.committee_id AND m.member_role = 'chair' ORDER BY ${MEMBER_NAME_ORDER} LIMIT 1), '') AS chair_name,
   coalesce((SELECT p.name FROM committee_members m JOIN people p ON p.people_id = m.people_id
-            WHERE m.committee_id = c.committee_id AND m.member_role = 'vice chair' ORDER BY p.last_name, p.people_id LIMIT 1), '') AS vice_chair_name,
+            WHERE m.committee_id = c.committee_id AND m.member_role = 'vice chair' ORDER BY ${MEMBER_NAME_ORDER} LIMIT 1), '') AS vice_chair_name,
   (SELECT count(*)::int FROM committee_members m WHERE m.committee_id = c.committee_id) AS members_count,
   c.website_url, c.meeting_schedule`;
 const FROM = 'committees c JOIN states s ON s.state_id = c.state_id';
@@ -24,7 +29,7 @@ export async function listCommittees(db: Queryable, f: CommitteeFilters) {
   if (f.stateId !== undefined) w.add(`c.state_id = ${w.p(f.stateId)}`);
   if (f.chamber !== undefined) w.add(`lower(c.chamber) = lower(${w.p(f.chamber)})`);
   if (f.q !== undefined) w.add(`lower(c.committee_name) LIKE ${w.p(likeContains(f.q.toLowerCase()))}`);
-  const sql = `SELECT ${COLUMNS} FROM ${FROM} ${w.sql()} ORDER BY s.state_abbr, c.chamber, c.committee_name, c.committee_id
+  const sql = `SELECT ${COLUMNS} FROM ${FROM} ${w.sql()} ORDER BY ${COMMITTEE_ORDER}
     LIMIT ${w.p(f.limit)}`;
   return (await db.query(sql, w.params)).rows;
 }
@@ -38,16 +43,16 @@ export async function committeeExists(db: Queryable, id: number): Promise<boolea
 }
 
 /**
- * Chair first, then vice chair, then members; by surname within a role. Over a list of committees
- * ($1, int[]) ordered by committee first: the endpoint passes one id, the bulk files a whole
- * jurisdiction's.
+ * Chair first, then vice chair, then members; by name within a role (the spec's "role then name").
+ * Over a list of committees ($1, int[]) ordered by committee first: the endpoint passes one id, the
+ * bulk files a whole jurisdiction's.
  */
 export async function committeeMembers(db: Queryable, ids: number[]) {
   return (await db.query(
     `SELECT m.committee_id, m.people_id, p.name, p.party_id, ${PARTY_NAME} AS party_name, m.member_role
      FROM committee_members m JOIN people p ON p.people_id = m.people_id LEFT JOIN parties pa ON pa.party_id = p.party_id
      WHERE m.committee_id = ANY($1::int[])
-     ORDER BY m.committee_id, CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
+     ORDER BY m.committee_id, CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, ${MEMBER_NAME_ORDER}`,
     [ids],
   )).rows;
 }

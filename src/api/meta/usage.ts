@@ -1,5 +1,7 @@
 // GET /v1/_meta/usage: the calling key's plan and its use in the current UTC month. The call
 // itself has already been counted when the handler runs, so it is included in monthly_requests_used.
+// A single record, so `{ data: {...} }` like every other: the spec names the only objects served
+// at the top level (topics/{slug}, health, coverage), and usage is not one of them.
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../http/errors.js';
@@ -22,9 +24,9 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       operationId: 'getUsage',
       summary: 'Usage of the calling key this month',
-      description: 'Counts every request of this key that passed authentication in the current UTC calendar month, this one included; 429 answers are not counted.',
+      description: 'The usage record, in data. Counts every request of this key that passed authentication in the current UTC calendar month, this one included; 429 answers are not counted.',
       tags: ['Meta'],
-      response: { 200: UsageSchema, ...errorResponses(401, 429) },
+      response: { 200: Type.Object({ data: UsageSchema }), ...errorResponses(401, 429) },
     },
   }, async (req) => {
     const key = req.apiKey;
@@ -32,7 +34,7 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const now = app.clock();
     const { start, end } = period(now);
     const used = await app.limiter.used(key, now);
-    return {
+    const data = {
       api_key_id: key.api_key_id,
       org_name: key.org_name,
       tier: key.tier,
@@ -42,5 +44,6 @@ export const usageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       period_start: start.toISOString(),
       period_end: end.toISOString(),
     };
+    return { data };
   });
 };
