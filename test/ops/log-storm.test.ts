@@ -75,7 +75,8 @@ describe('logs during a database outage', () => {
 
   it('warns once per component when the outage starts and once when it ends', async () => {
     const get = (path: string, headers: Record<string, string> = {}) => fetch(`${url}${path}`, { headers }).then((r) => r.status, () => 0);
-    expect(await get('/v1/health', { 'x-api-key': key })).toBe(200);
+    // Keyed requests are counted, so usage waits to be flushed (/v1/health never reads the key).
+    expect(await get('/v1/status', { 'x-api-key': key })).toBe(200);
 
     // The database goes away the moment the relay publishes: its published cursor is then written
     // by the stand-alone statement, which keeps failing until the database returns.
@@ -97,7 +98,7 @@ describe('logs during a database outage', () => {
     const components = ['relay could not record its published cursor', 'notification listener', 'usage flush failed', 'status snapshot failed', 'metrics: database gauges unavailable'];
     const quiet = () => components.filter((prefix) => lines.slice(from).filter((l) => l.msg.startsWith(prefix)).length < 2);
     await waitFor('every component to retry during the outage', async () => {
-      await Promise.all([get('/v1/health', { 'x-api-key': key }), get('/v1/status'), get('/metrics')]);
+      await Promise.all([get('/v1/status', { 'x-api-key': key }), get('/v1/status'), get('/metrics')]);
       return quiet().length === 0;
     }, 60_000).catch((err: Error) => {
       throw new Error(`${err.message}; not retried twice: ${quiet().join(', ')}`);
