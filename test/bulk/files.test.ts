@@ -77,7 +77,7 @@ describe('bulk download', () => {
     const anon = await env.app.inject({ url: '/v1/bulk/all.ndjson.gz' });
     expect(anon.statusCode).toBe(401);
     const { api_key } = await env.newKey({ tier: 'free' });
-    const used = async () => (await env.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': api_key } })).json().monthly_requests_used;
+    const used = async () => (await env.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': api_key } })).json().data.monthly_requests_used;
     const before = await used();
     const res = await env.app.inject({ url: '/v1/bulk/all.ndjson.gz', headers: { 'x-api-key': api_key } });
     expect(res.statusCode).toBe(200);
