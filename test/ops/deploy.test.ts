@@ -1,7 +1,10 @@
 // The deployment examples cannot run here (no container engine); these checks keep them correct:
-// they parse, every role is a real role, probes hit real endpoints, grace periods outlast the
-// stream rotation, every Deployment has a PodDisruptionBudget, autoscalers target real
-// Deployments, and every environment variable is one the service reads.
+// every Kubernetes object is valid against the Kubernetes API's JSON schema (the schemas shipped
+// in the kubernetes-models package, offline: the same check as kubeconform's default mode), every
+// role is a real role, probes hit real endpoints on the port the process listens on, grace periods
+// outlast the stream rotation, every Deployment has a PodDisruptionBudget, autoscalers target real
+// Deployments, and every environment variable is one the service reads. test/ops/roles.test.ts
+// starts each role's process and calls its probes and scrape path.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +16,7 @@ const k8sDir = path.join(root, 'deploy/k8s');
 const knownEnv = new Set(Object.values(SETTINGS).map((s) => s.env));
 const rotationSeconds = loadConfig({}).streamRotateMs / 1000;
 
-type Doc = { kind: string; metadata: { name: string }; spec: any; data?: Record<string, string>; stringData?: Record<string, string> };
+type Doc = { apiVersion?: string; kind: string; metadata: { name: string }; spec: any; data?: Record<string, string>; stringData?: Record<string, string> };
 
 function k8sDocs(): Doc[] {
   return fs.readdirSync(k8sDir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').flatMap((f) =>
@@ -24,9 +27,63 @@ function k8sDocs(): Doc[] {
   );
 }
 
+type Model = new (data: object) => { validate(): void };
+
+/** The kubernetes-models class of an object (e.g. apps/v1 Deployment), whose validate() checks it against its schema. */
+async function modelOf(doc: { apiVersion?: string; kind: string }): Promise<Model> {
+  const mod = (await import(`kubernetes-models/${doc.apiVersion}/${doc.kind}`)) as Record<string, Model>;
+  return mod[doc.kind];
+}
+
+/** The schema check's verdict on an object: undefined when valid, else the validator's message. */
+async function schemaError(doc: Doc): Promise<string | undefined> {
+  const { apiVersion, kind, ...rest } = doc;
+  const Model = await modelOf({ apiVersion, kind });
+  try {
+    new Model(rest).validate();
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 describe('Kubernetes manifests', () => {
   const docs = k8sDocs();
   const deployments = docs.filter((d) => d.kind === 'Deployment');
+  const configMap = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'lds-config')!;
+
+  it('are valid against the Kubernetes API schemas', async () => {
+    expect(docs.length).toBeGreaterThan(10);
+    for (const d of docs) expect(await schemaError(d), `${d.kind} ${d.metadata.name}`).toBeUndefined();
+  });
+
+  it('the schema check rejects what Kubernetes would', async () => {
+    const base = deployments[0];
+    const broken = (edit: (c: any) => void) => {
+      const copy = structuredClone(base);
+      edit(copy);
+      return copy;
+    };
+    expect(await schemaError(broken((d) => (d.spec.replicas = 'two')))).toMatch(/replicas/);
+    expect(await schemaError(broken((d) => delete d.spec.template.spec.containers[0].readinessProbe.httpGet.port))).toMatch(/port/);
+    expect(await schemaError(broken((d) => delete d.spec.selector))).toMatch(/selector/);
+    expect(await schemaError(broken((d) => (d.spec.template.spec.containers[0].ports[0].containerPort = '8080')))).toMatch(/containerPort/);
+  });
+
+  it('probe and scrape the port every process listens on (PORT), by a declared container port', () => {
+    const port = Number(configMap.data!.PORT);
+    for (const d of deployments) {
+      const pod = d.spec.template.spec;
+      const c = pod.containers[0];
+      for (const probe of [c.readinessProbe, c.livenessProbe]) {
+        const declared = c.ports.find((p: { name: string }) => p.name === probe.httpGet.port);
+        expect(declared?.containerPort, `${d.metadata.name} probe port ${probe.httpGet.port}`).toBe(port);
+      }
+      const annotations = d.spec.template.metadata.annotations;
+      expect(Number(annotations['prometheus.io/port']), d.metadata.name).toBe(port);
+      expect(annotations['prometheus.io/path']).toBe('/metrics');
+    }
+  });
 
   it('have one Deployment per role, running that role', () => {
     const roles = deployments.map((d) => d.spec.template.spec.containers[0].args);
