@@ -88,7 +88,7 @@ describe('Kubernetes manifests', () => {
   it('have one Deployment per role, running that role', () => {
     const roles = deployments.map((d) => d.spec.template.spec.containers[0].args);
     expect(roles.map((a: string[]) => a.slice(0, 2))).toEqual(deployments.map(() => ['serve', '--role']));
-    expect(roles.map((a: string[]) => a[2]).sort()).toEqual([...ROLES].sort());
+    expect(roles.flatMap((a: string[]) => a[2].split(',')).sort()).toEqual([...ROLES].sort());
   });
 
   it('probe readiness and liveness on real endpoints and outlast the stream rotation on shutdown', () => {
@@ -153,7 +153,7 @@ describe('compose file', () => {
 
   it('runs every role with replicas and a grace period longer than the stream rotation', () => {
     const byRole = Object.entries(services).filter(([, s]) => s.command?.[0] === 'serve');
-    expect(byRole.map(([, s]) => s.command[2]).sort()).toEqual([...ROLES].sort());
+    expect(byRole.flatMap(([, s]) => s.command[2].split(',')).sort()).toEqual([...ROLES].sort());
     for (const [name, s] of byRole) {
       expect(s.deploy.replicas, name).toBeGreaterThanOrEqual(2);
       expect(parseInt(s.stop_grace_period, 10), name).toBeGreaterThan(rotationSeconds * 1.1);

@@ -85,7 +85,9 @@ describe('each role serves its probes and metrics', () => {
   it('answers the readiness and liveness probes and the scrape of its Deployment', async () => {
     const started = probes.map((p) => ({ probes: p, proc: start(p.role) }));
     for (const { probes: pr, proc } of started) {
-      await waitFor(`${pr.role} to listen`, () => proc.url !== undefined || proc.child.exitCode !== null, 60_000);
+      await waitFor(`${pr.role} to listen`, () => proc.url !== undefined || proc.child.exitCode !== null, 90_000).catch((err: Error) => {
+        throw new Error(`${err.message}: ${proc.output.slice(-800)}`);
+      });
       expect(proc.url, `${pr.role} listens on nothing: ${proc.output.slice(-800)}`).toBeDefined();
 
       const live = await fetch(`${proc.url}${pr.live}`);
