@@ -51,6 +51,19 @@ const csv = (item: RegExp, what: string): Parser<string[]> => ({
   },
 });
 
+const perTier: Parser<Record<string, number>> = {
+  accepts: 'a comma-separated list of tier:count (e.g. free:5,standard:25)',
+  parse: (raw) => {
+    const out: Record<string, number> = {};
+    for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+      const m = /^([a-z][a-z0-9_-]*):(\d{1,7})$/.exec(part);
+      if (!m || Number(m[2]) < 1) return undefined;
+      out[m[1]] = Number(m[2]);
+    }
+    return Object.keys(out).length > 0 ? out : undefined;
+  },
+};
+
 const bool: Parser<boolean> = {
   accepts: 'true, false, 1 or 0',
   parse: (raw) => (['true', '1'].includes(raw) ? true : ['false', '0'].includes(raw) ? false : undefined),
@@ -97,6 +110,7 @@ export const SETTINGS = {
   streamHeartbeatMs: setting('STREAM_HEARTBEAT_MS', int(50, 3600000), 15000, 'Interval of `: ping` comments on /v1/stream'),
   streamRotateMs: setting('STREAM_ROTATE_MS', int(100, 86400000), 85000, 'Connection life before `event: rotate`'),
   streamRotateJitter: setting('STREAM_ROTATE_JITTER_PCT', int(0, 50), 10, 'Spread of the rotation time, percent either side'),
+  streamConnectionsPerKey: setting('STREAM_CONNECTIONS_PER_KEY', perTier, { free: 5, standard: 25, pro: 100, enterprise: 500 }, 'Concurrent streams (SSE and WebSocket together) per key, by tier (a tier not listed gets standard\'s); across replicas when REDIS_URL is set; beyond it 429 stream_limit'),
   streamReplayMaxEvents: setting('STREAM_REPLAY_MAX_EVENTS', int(1, 1_000_000), 5000, 'Most changes a stream replays on connect or resume (counted in the whole change log); an older cursor gets `event: reset` and the rest from /v1/changes'),
   streamBufferBytes: setting('STREAM_BUFFER_BYTES', int(1024, 64 * 1024 * 1024), 256 * 1024, 'Bytes queued for one slow stream client before it is rotated out'),
   bulkInterval: setting('BULK_INTERVAL', int(1, 7 * 86400), 900, 'Seconds between bulk file builds at most (the `bulk` role; only changed jurisdictions are rebuilt)'),
@@ -162,7 +176,8 @@ export function isLoopbackHost(host: string): boolean {
 export function settingsTable(): { env: string; default: string; accepts: string; description: string }[] {
   return Object.values(SETTINGS).map((s: Setting<unknown>) => ({
     env: s.env,
-    default: s.default === undefined ? '(unset)' : Array.isArray(s.default) ? s.default.join(',') || '(empty)' : String(s.default),
+    default: s.default === undefined ? '(unset)' : Array.isArray(s.default) ? s.default.join(',') || '(empty)'
+      : typeof s.default === 'object' && s.default !== null ? Object.entries(s.default).map(([k, v]) => `${k}:${v}`).join(',') : String(s.default),
     accepts: s.parser.accepts,
     description: s.description,
   }));

@@ -12,7 +12,7 @@ const HEADERS = {
   'X-RateLimit-Limit': { description: 'Monthly request cap of the key (authenticated calls)', schema: { type: 'integer' }, example: 100000 },
   'X-RateLimit-Remaining': { description: 'Requests left this UTC month (authenticated calls)', schema: { type: 'integer' }, example: 99873 },
   'X-RateLimit-Reset': { description: 'Unix time in seconds when the monthly counter resets (first moment of the next UTC month)', schema: { type: 'integer' }, example: 1767225600 },
-  'Retry-After': { description: 'Seconds to wait (429 only): 1 after a burst rejection, seconds to the next month after a monthly-cap rejection, 60 after subscription_limit', schema: { type: 'integer' }, example: 1 },
+  'Retry-After': { description: 'Seconds to wait (429 only): 1 after a burst rejection, seconds to the next month after a monthly-cap rejection, 60 after subscription_limit, 5 after stream_limit', schema: { type: 'integer' }, example: 1 },
 };
 
 const ERROR_EXAMPLE = { error: { code: 'bad_request', message: "Parameter 'state' must be a two-letter state code, DC or US; got 'ZZ'.", request_id: '7f1c2d9e-1b7a-4c55-9d2e-0a6f3a1b2c3d', docs: 'https://api.example.org/docs/errors#bad_request', field: 'state' } };

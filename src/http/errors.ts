@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   rate_limit_exceeded: { status: 429, message: 'Rate limit exceeded; honour Retry-After.' },
   concurrency_limit_exceeded: { status: 429, message: 'This key already runs as many expensive reads as it may at once; honour Retry-After.' },
   subscription_limit: { status: 429, message: 'This key already holds 25 active subscriptions.' },
+  stream_limit: { status: 429, message: 'This key already holds its maximum of concurrent streams (STREAM_CONNECTIONS_PER_KEY, by tier).' },
   internal_error: { status: 500, message: 'Internal server error.' },
   status_unavailable: { status: 503, message: 'The status snapshot is temporarily unavailable.' },
   coverage_unavailable: { status: 503, message: 'The coverage snapshot is temporarily unavailable.' },

@@ -6,6 +6,7 @@ import websocket from '@fastify/websocket';
 import { wsErrorHandler } from '../http/client-errors.js';
 import { MemoryBus } from '../bus/memory.js';
 import { Hub } from './hub.js';
+import { StreamGuard } from './guard.js';
 import { OutageNotices } from './outage.js';
 import { sseRoutes } from './sse.js';
 import { wsRoutes } from './ws.js';
@@ -74,6 +75,18 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   // One set of outage notices for both transports: one listener per pool, every stream told once.
   const outage = new OutageNotices([app.db, app.dbRead], hub);
   app.addHook('onClose', async () => outage.close());
-  sseRoutes(app, hub, outage);
-  wsRoutes(app, hub, outage, established);
+  // Per-key cap and revocation, for both transports. Checked twice per KEY_CACHE_MS, so a revoked
+  // key's streams close within it, as its requests start to be refused.
+  const guard = new StreamGuard({
+    db: app.db,
+    redis: app.deps.redis ?? undefined,
+    limits: c.streamConnectionsPerKey,
+    checkMs: Math.max(250, Math.floor(c.keyCacheMs / 2)),
+    forget: (id) => app.keyCache.forget(id),
+    log: app.log,
+  });
+  app.addHook('onClose', async () => guard.close());
+  const streams = { hub, outage, guard };
+  sseRoutes(app, streams);
+  wsRoutes(app, streams, established);
 };

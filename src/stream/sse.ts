@@ -5,8 +5,8 @@ import { Type } from 'typebox';
 import type { App } from '../http/app-type.js';
 import { errorResponses } from '../http/schemas.js';
 import { SSE_OPENING, SseBytes, sseError, sseReset, sseRotate, type Frames, type Ping } from './frames.js';
-import type { Hub, Sink } from './hub.js';
-import type { OutageNotices } from './outage.js';
+import type { Streams } from './guard.js';
+import type { Sink } from './hub.js';
 import { parseStreamParams, StreamQuery } from './params.js';
 
 /** A client that stops reading after the final rotate is cut off after this long. */
@@ -119,10 +119,13 @@ export const STREAM_DESCRIPTION = [
   'changes of the whole change log after the cursor: when more follow it, the stream opens with `event: reset`, `id` = cursor',
   'and data {reason: "replay_limit", since, cursor, max_events}: the changes after `since` up to and including `cursor` are not',
   'sent (read them from GET /v1/changes?since=<since>), and the stream goes on with the changes after `cursor`.',
-  'The key is checked once, at connect; the connection counts as one request.',
+  'The key is checked at connect; the connection counts as one request. One key holds at most STREAM_CONNECTIONS_PER_KEY',
+  'streams at once, SSE and WebSocket together, across replicas (by tier: free 5, standard 25, pro 100, enterprise 500);',
+  'one more answers 429 stream_limit with `limit` and Retry-After: 5. When the key is revoked, its open streams end within',
+  'KEY_CACHE_MS with `event: error` and data {reason: "revoked_api_key"}; the reconnect then gets 401 revoked_api_key.',
 ].join(' ');
 
-export function sseRoutes(app: App, hub: Hub, outage: OutageNotices) {
+export function sseRoutes(app: App, { hub, outage, guard }: Streams) {
   app.get('/v1/stream', {
     schema: {
       operationId: 'streamChanges',
@@ -138,6 +141,7 @@ export function sseRoutes(app: App, hub: Hub, outage: OutageNotices) {
     },
   }, async (req, reply) => {
     const p = parseStreamParams(req.query, req.headers['last-event-id'], app.clock());
+    const lease = req.apiKey ? await guard.admit(req.apiKey) : undefined;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -151,6 +155,17 @@ export function sseRoutes(app: App, hub: Hub, outage: OutageNotices) {
     });
     req.raw.socket.setNoDelay(true);
     res.write(SSE_OPENING);
-    res.on('close', outage.attach(hub, new SseSink(res), p));
+    const sink = new SseSink(res);
+    const detach = outage.attach(hub, sink, p);
+    res.on('close', () => {
+      detach();
+      if (lease) guard.release(lease);
+    });
+    if (lease) {
+      lease.end = () => {
+        detach();
+        sink.end({ reason: 'revoked_api_key' });
+      };
+    }
   });
 }
