@@ -29,6 +29,19 @@ const VOTE_IDS: Record<string, number> = { yea: 1, aye: 1, guilty: 1, nay: 2, no
  * with its law number (`enacted_as`, or the `enacted` action's) is chaptered. An unknown code fails
  * the record rather than being guessed.
  */
+
+/**
+ * The chamber an action names, only where the source says it: a vote's `where` ("h"/"s"), a House
+ * floor action code (H…, Intro-H) or Intro-S. Other actions (the President's, Congressional Record
+ * remarks, most Senate steps, which carry no code) stay body-less (0), never the bill's chamber.
+ */
+function actionBody(a: Obj): number {
+  const where = s(a.where);
+  if (where === 'h' || where === 's') return where === 'h' ? 114 : 115;
+  const code = s(a.action_code);
+  if (code === 'Intro-S') return 115;
+  return /^(H|Intro-H$)/.test(code) ? 114 : 0;
+}
 export function congressStatus(d: Obj): CongressStep {
   const status = s(d.status);
   const law = !!s((d.enacted_as as Obj | null | undefined)?.number)
@@ -119,7 +132,7 @@ async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): 
     sponsors.push({ people_id, sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
   }
   const actions = (d.actions as Obj[] | undefined) ?? [];
-  const history = actions.map((a) => ({ date: s(a.acted_at).slice(0, 10) || null, action: s(a.text), body_id: body, major: s(a.type) === 'action' ? 0 : 1 }));
+  const history = actions.map((a) => ({ date: s(a.acted_at).slice(0, 10) || null, action: s(a.text), body_id: actionBody(a), major: s(a.type) === 'action' ? 0 : 1 }));
   const refs = await referrals(db, cache.committees, d);
   const status = s(d.status);
   const { status_id, final } = congressStatus(d);
