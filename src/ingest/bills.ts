@@ -32,7 +32,8 @@ export interface VoteHeader {
   roll_call_id: number; body_id: number; date: string | null; desc: string; yea: number | null; nay: number | null; nv: number | null;
   absent: number | null; total: number | null; passed: number; state_url: string;
 }
-export interface AmendmentRow { amendment_id: number; adopted: number; body_id: number; date: string | null; title: string; desc: string; mime_id: number; size: number; hash: string; state_url: string }
+/** adopted, mime_id and size: null where the source does not publish them (Congress lists amendments by number alone) */
+export interface AmendmentRow { amendment_id: number; adopted: number | null; body_id: number; date: string | null; title: string; desc: string; mime_id: number | null; size: number | null; hash: string; state_url: string }
 export interface SupplementRow { supplement_id: number; type_id: number; date: string | null; title: string; desc: string; state_url: string; mime_id: number; size: number; hash: string }
 export interface SastRow { type_id: number; sast_bill_id: number; sast_bill_number: string }
 export interface CalendarRow { type_id: number; hash: string; date: string | null; time: string; location: string; desc: string }

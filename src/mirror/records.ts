@@ -69,7 +69,7 @@ const DOC_SQL: Record<DocRoot, string> = {
            t.content, '' AS title, '' AS description, t.state_url, bi.source, bi.bill_number, s.state_abbr
          FROM bill_texts t JOIN bills bi USING (bill_id) JOIN states s ON s.state_id = bi.state_id
          LEFT JOIN text_types tt ON tt.text_type_id = t.bill_text_type_id WHERE t.text_id = $1`,
-  amendment: `SELECT a.amendment_id AS id, a.bill_id, a.amendment_date::text AS date, a.adopted, coalesce(bo.body_abbr, '') AS chamber, a.amendment_body_id AS chamber_id,
+  amendment: `SELECT a.amendment_id AS id, a.bill_id, a.amendment_date::text AS date, coalesce(a.adopted, 0) AS adopted, coalesce(bo.body_abbr, '') AS chamber, a.amendment_body_id AS chamber_id,
            NULL AS content, a.amendment_title AS title, a.amendment_desc AS description, a.state_url, bi.source, bi.bill_number, s.state_abbr
          FROM amendments a JOIN bills bi USING (bill_id) JOIN states s ON s.state_id = bi.state_id
          LEFT JOIN bodies bo ON bo.body_id = a.amendment_body_id WHERE a.amendment_id = $1`,

@@ -38,9 +38,9 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
     q(`SELECT r.roll_call_id, r.vote_date::text AS date, r.description AS desc, r.yea, r.nay, r.nv, r.absent, r.total, r.passed,
               coalesce(bo.body_abbr, '') AS chamber, r.roll_call_body_id AS chamber_id, r.state_url AS state_link
        FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id WHERE r.bill_id = $1 ORDER BY r.vote_date NULLS FIRST, r.roll_call_id`),
-    q(`SELECT a.amendment_id, a.adopted, coalesce(bo.body_abbr, '') AS chamber, a.amendment_body_id AS chamber_id, a.amendment_date::text AS date,
-              a.amendment_title AS title, a.amendment_desc AS description, a.amendment_mime_id AS mime_id, a.state_url AS state_link,
-              a.amendment_size, a.amendment_hash FROM amendments a LEFT JOIN bodies bo ON bo.body_id = a.amendment_body_id
+    q(`SELECT a.amendment_id, coalesce(a.adopted, 0) AS adopted, coalesce(bo.body_abbr, '') AS chamber, a.amendment_body_id AS chamber_id, a.amendment_date::text AS date,
+              a.amendment_title AS title, a.amendment_desc AS description, coalesce(a.amendment_mime_id, 1) AS mime_id, a.state_url AS state_link,
+              coalesce(a.amendment_size, 0) AS amendment_size, a.amendment_hash FROM amendments a LEFT JOIN bodies bo ON bo.body_id = a.amendment_body_id
        WHERE a.bill_id = $1 ORDER BY a.amendment_date NULLS FIRST, a.amendment_id`),
     q(`SELECT s.supplement_id, s.supplement_date::text AS date, coalesce(st.supplement_type, '') AS type, s.supplement_type_id AS type_id, s.title,
               s.description, s.supplement_mime_id AS mime_id, s.state_url AS state_link, s.supplement_size, s.supplement_hash

@@ -94,7 +94,8 @@ export async function compareBill(c: Ctx, s: Store, id: number, label: string): 
       .toEqual(members.sort(byKey('people_id')));
   }
 
-  const amendments = await Promise.all((await sub('amendments')).map(async (a) => ({ id: await wire(c, 'amendment', a.amendment_id), adopted: a.adopted, body: a.amendment_body_id, date: day(a.amendment_date), title: a.amendment_title, desc: a.amendment_desc, doc: true })));
+  // An outcome the source does not publish (null) goes out as LegiScan's NOT NULL default, 0.
+  const amendments = await Promise.all((await sub('amendments')).map(async (a) => ({ id: await wire(c, 'amendment', a.amendment_id), adopted: a.adopted ?? 0, body: a.amendment_body_id, date: day(a.amendment_date), title: a.amendment_title, desc: a.amendment_desc, doc: true })));
   expect((await q('SELECT * FROM ls_bill_amendment WHERE bill_id = ?')).map((r) => ({ id: num(r.amendment_id), adopted: num(r.adopted), body: num(r.amendment_body_id), date: day(r.amendment_date), title: r.amendment_title, desc: r.amendment_desc, doc: r.amendment_doc !== null })).sort(byKey('id')), `${label} amendments`)
     .toEqual(amendments.sort(byKey('id')));
 

@@ -45,8 +45,14 @@ export const RollCallRow = Type.Object({
 });
 export const SubjectRow = Type.Object({ bill_id: Int(), subject_id: Int(), subject_name: Str() });
 export const AmendmentRow = Type.Object({
-  amendment_id: Int(), bill_id: Int(), adopted: Int(), amendment_body_id: Int(), body: Str(), amendment_date: Nullable(DateStr()),
-  amendment_title: Str(), amendment_desc: Str(), amendment_mime_id: Int(), amendment_size: Int(), state_url: Str(),
+  amendment_id: Int(), bill_id: Int(),
+  adopted: Nullable(Int(), '1 adopted, 0 not. The spec types this as an int; it is null where the source does not publish the outcome ' +
+    '(Congress bill files list amendments by number alone).'),
+  amendment_body_id: Int(), body: Str(),
+  amendment_date: Nullable(DateStr(), 'YYYY-MM-DD; null where the source publishes no date (Congress bill files); such rows sort last.'),
+  amendment_title: Str(), amendment_desc: Str(),
+  amendment_mime_id: Nullable(Int(), 'Document type of the amendment text. The spec types this as an int; it is null where no document is published.'),
+  amendment_size: Nullable(Int(), 'Bytes of the amendment document; null where no document is published.'), state_url: Str(),
 });
 export const ReferralRow = Type.Object({
   bill_id: Int(), committee_id: Int(), committee_name: Str(), referral_date: Nullable(DateStr(), 'YYYY-MM-DD. The spec types this as a date; it is null only where the source records the referral ' +

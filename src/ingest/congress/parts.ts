@@ -89,8 +89,9 @@ export async function amendments(db: Queryable, known: AmendmentIds, congressBil
     let id = existing.get(title);
     if (id === undefined) existing.set(title, (id = fresh.shift()!));
     return {
-      amendment_id: id, adopted: 0, body_id: senate ? 115 : 114, date: null, title, desc: '',
-      mime_id: 1, size: 0, hash: '', state_url: `https://www.congress.gov/amendment/${congress}th-congress/${senate ? 'senate' : 'house'}-amendment/${s(a.number)}`,
+      // The bill file gives id, type, chamber and number only: outcome, date and document are not published.
+      amendment_id: id, adopted: null, body_id: senate ? 115 : 114, date: null, title, desc: '',
+      mime_id: null, size: null, hash: '', state_url: `https://www.congress.gov/amendment/${congress}th-congress/${senate ? 'senate' : 'house'}-amendment/${s(a.number)}`,
     };
   });
 }
