@@ -1,6 +1,6 @@
 // Database side of text changes: compute a pair, queue pairs, discover consecutive pairs.
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
-import { computeTextChange } from './diff.js';
+import { computeInThread, DiffStopped, type ComputeChange } from './compute.js';
 
 /** Consecutive versions of a bill: ordered by text_date (undated first), then text_id. */
 export const CONSECUTIVE_PAIRS_SQL = `
@@ -13,7 +13,7 @@ export const CONSECUTIVE_PAIRS_SQL = `
  * result, and removes the pair from the queue. Returns false when either text is missing or the
  * two belong to different bills (such a pair is dropped from the queue too).
  */
-export async function computePair(db: Queryable, fromId: number, toId: number): Promise<boolean> {
+export async function computePair(db: Queryable, fromId: number, toId: number, compute: ComputeChange = computeInThread): Promise<boolean> {
   const texts = (await db.query<{ text_id: number; bill_id: number; bill_text_type_id: number; created: Date; content: string | null }>(
     'SELECT text_id, bill_id, bill_text_type_id, created, content FROM bill_texts WHERE text_id = ANY($1::int[])', [[fromId, toId]],
   )).rows;
@@ -26,7 +26,7 @@ export async function computePair(db: Queryable, fromId: number, toId: number): 
                     DELETE FROM text_changes WHERE from_text_id = $1 AND to_text_id = $2`, [fromId, toId]);
     return false;
   }
-  const s = computeTextChange(from.content, to.content, { from: `text/${fromId}`, to: `text/${toId}` });
+  const s = await compute(from.content, to.content, { from: `text/${fromId}`, to: `text/${toId}` });
   await db.query(
     `WITH done AS (DELETE FROM text_diff_queue WHERE from_text_id = $2 AND to_text_id = $3)
      INSERT INTO text_changes (bill_id, from_text_id, to_text_id, from_type_id, to_type_id, from_created, to_created,
@@ -71,29 +71,47 @@ export async function queueMissingPairs(db: Queryable, billIds: number[]): Promi
 
 export const MAX_ATTEMPTS = 5;
 
+export interface QueueOptions {
+  /** pairs to compute before returning (the worker then looks for new texts again) */
+  batch?: number;
+  /** asked before each pair: a stopping worker leaves the rest queued */
+  stopped?: () => boolean;
+  compute?: ComputeChange;
+}
+
 /**
- * Takes up to `batch` queued pairs (SKIP LOCKED, so several workers share the queue) and computes
- * them. A failing pair records its error and is retried on later rounds, up to MAX_ATTEMPTS.
+ * Computes up to `batch` queued pairs, each claimed (SKIP LOCKED, so several workers share the
+ * queue) and stored in a transaction of its own: a pair can take seconds, and what is computed is
+ * kept whatever happens to the pairs after it. A failing pair records its error and is retried on
+ * later rounds, up to MAX_ATTEMPTS; a pair cut by a shutdown (DiffStopped) stays queued as it was.
  */
-export async function processQueue(pool: Pool, batch = 20): Promise<number> {
+export async function processQueue(pool: Pool, opts: QueueOptions = {}): Promise<number> {
+  const { batch = 20, stopped = () => false, compute = computeInThread } = opts;
   let done = 0;
-  await withTransaction(pool, async (client) => {
-    const pairs = (await client.query<{ from_text_id: number; to_text_id: number }>(
-      `SELECT from_text_id, to_text_id FROM text_diff_queue WHERE attempts < $1
-       ORDER BY queued_at, from_text_id, to_text_id LIMIT $2 FOR UPDATE SKIP LOCKED`, [MAX_ATTEMPTS, batch],
-    )).rows;
-    for (const p of pairs) {
+  const failed: string[] = []; // tried once in this call: retried on a later round, not at once
+  for (let i = 0; i < batch && !stopped(); i++) {
+    const outcome = await withTransaction(pool, async (client) => {
+      const p = (await client.query<{ from_text_id: number; to_text_id: number }>(
+        `SELECT from_text_id, to_text_id FROM text_diff_queue
+         WHERE attempts < $1 AND from_text_id || ':' || to_text_id <> ALL($2::text[])
+         ORDER BY queued_at, from_text_id, to_text_id LIMIT 1 FOR UPDATE SKIP LOCKED`, [MAX_ATTEMPTS, failed],
+      )).rows[0];
+      if (!p) return 'empty';
       await client.query('SAVEPOINT pair');
       try {
-        await computePair(client, p.from_text_id, p.to_text_id);
-        await client.query('RELEASE SAVEPOINT pair');
-        done++;
+        await computePair(client, p.from_text_id, p.to_text_id, compute);
+        return 'done';
       } catch (err) {
         await client.query('ROLLBACK TO SAVEPOINT pair');
+        if (err instanceof DiffStopped) return 'stopped';
         await client.query('UPDATE text_diff_queue SET attempts = attempts + 1, last_error = $3 WHERE from_text_id = $1 AND to_text_id = $2',
           [p.from_text_id, p.to_text_id, String((err as Error).message).slice(0, 500)]);
+        failed.push(`${p.from_text_id}:${p.to_text_id}`);
+        return 'failed';
       }
-    }
-  });
+    });
+    if (outcome === 'empty' || outcome === 'stopped') break;
+    if (outcome === 'done') done++;
+  }
   return done;
 }

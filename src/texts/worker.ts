@@ -4,6 +4,7 @@
 import type { Background, BackgroundContext } from '../background.js';
 import { retryLog } from '../db/health.js';
 import type { Pool } from '../db/pool.js';
+import { diffComputer, type ComputeChange } from './compute.js';
 import { processQueue, queueMissingPairs } from './store.js';
 
 const POLL_MS = 2_000;
@@ -13,13 +14,19 @@ const DISCOVER_BATCH = 1_000;
 // re-checking the window (cheap: already computed pairs are skipped) closes that gap.
 const LATE_COMMIT_WINDOW = '60 seconds';
 
-/** Queues consecutive pairs of bills whose texts appeared since the stored cursor; returns how many pairs. */
-export async function discoverNewTexts(db: Pool): Promise<number> {
+/**
+ * Queues consecutive pairs of bills whose texts appeared since the stored cursor; returns how many pairs.
+ * The cursor's time travels as PostgreSQL's text, never as a JS Date: a Date keeps milliseconds, and
+ * an import stamps every text of a transaction with the same microsecond time, so a truncated cursor
+ * sat before all of them and re-read the same batch forever once more than a batch shared it.
+ */
+export async function discoverNewTexts(db: Pool, stopped: () => boolean = () => false): Promise<number> {
   let queued = 0;
-  for (let round = 0; round < 50; round++) {
-    const cur = (await db.query<{ created: Date; text_id: number }>('SELECT created, text_id FROM text_diff_cursor WHERE id = 1')).rows[0];
-    const rows = (await db.query<{ bill_id: number; created: Date; text_id: number }>(
-      `SELECT bill_id, created, text_id FROM bill_texts WHERE (created, text_id) > ($1, $2)
+  for (let round = 0; round < 50 && !stopped(); round++) {
+    const cur = (await db.query<{ created: string; text_id: number }>('SELECT created::text AS created, text_id FROM text_diff_cursor WHERE id = 1')).rows[0];
+    // created_text, not created: ORDER BY would read an output column named created as the text.
+    const rows = (await db.query<{ bill_id: number; created_text: string; text_id: number }>(
+      `SELECT bill_id, created::text AS created_text, text_id FROM bill_texts WHERE (created, text_id) > ($1::timestamptz, $2)
        ORDER BY created, text_id LIMIT $3`, [cur.created, cur.text_id, DISCOVER_BATCH],
     )).rows;
     if (rows.length === 0) break;
@@ -29,7 +36,7 @@ export async function discoverNewTexts(db: Pool): Promise<number> {
       `UPDATE text_diff_cursor SET (created, text_id) =
          (SELECT CASE WHEN $1::timestamptz < now() - $3::interval THEN $1::timestamptz ELSE now() - $3::interval END,
                  CASE WHEN $1::timestamptz < now() - $3::interval THEN $2::int ELSE 0 END)
-       WHERE id = 1`, [last.created, last.text_id, LATE_COMMIT_WINDOW],
+       WHERE id = 1`, [last.created_text, last.text_id, LATE_COMMIT_WINDOW],
     );
     if (rows.length < DISCOVER_BATCH) break;
   }
@@ -38,14 +45,16 @@ export async function discoverNewTexts(db: Pool): Promise<number> {
 
 /**
  * One full round: discover, then drain the queue. Exposed for tests and `lds` one-shot use.
- * `stopped` is asked between batches so a shutdown waits for one batch, not for a queue that a
- * fresh corpus can fill with thousands of pairs (the rest stays queued for the next start).
+ * `stopped` is asked between discovery batches and between pairs, so a shutdown waits for at most
+ * one statement or one pair (and the pair's thread is ended by the worker's stop), never for a
+ * queue that a fresh corpus or an import fills with thousands of pairs: the rest stays queued for
+ * the next start.
  */
-export async function runDiffRound(db: Pool, stopped: () => boolean = () => false): Promise<{ queued: number; computed: number }> {
-  const queued = await discoverNewTexts(db);
+export async function runDiffRound(db: Pool, stopped: () => boolean = () => false, compute?: ComputeChange): Promise<{ queued: number; computed: number }> {
+  const queued = await discoverNewTexts(db, stopped);
   let computed = 0;
   while (!stopped()) {
-    const n = await processQueue(db);
+    const n = await processQueue(db, { stopped, compute });
     computed += n;
     if (n === 0) break;
   }
@@ -56,9 +65,10 @@ export async function startDiffWorker(ctx: BackgroundContext, opts: { pollMs?: n
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const computer = diffComputer();
   const failures = retryLog(ctx.log, 'diff worker round failed');
   const tick = () => {
-    running = runDiffRound(ctx.db, () => stopped)
+    running = runDiffRound(ctx.db, () => stopped, computer.compute)
       .then(() => failures.ok())
       .catch((err: unknown) => failures.failed(err))
       .finally(() => {
@@ -71,6 +81,8 @@ export async function startDiffWorker(ctx: BackgroundContext, opts: { pollMs?: n
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      // Ends a computation in progress; its pair is rolled back to the queue, untouched.
+      await computer.close();
       await running;
     },
   };
