@@ -4,6 +4,11 @@
 // same bodies to the same receivers at the same concurrency. Besides rates it reports the cost per
 // delivery: PostgreSQL round trips (by statement kind), CPU of this process, and CPU of the
 // PostgreSQL backends serving it (read from /proc when the server runs on this machine).
+// Push-mirror phase: pushes per second of ONE mirror draining a backlog of bill changes in LegiScan's
+// wire format (rendered from the database at send time) to a receiver answering after the same
+// delay, with the changes in one state (one ordering lane: pushes one at a time) and spread over
+// --mirror-states states (lanes in parallel, up to the mirror's in-flight cap); its baseline in the
+// same run is a bare undici loop posting a rendered bill push to the same receiver at that cap.
 //
 // Build first: npx tsc -p tsconfig.build.json
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/webhooks/deliveries.mjs [flags]
@@ -15,6 +20,8 @@
 //   --latency-seconds S   duration of the steady-load latency phase             (default 8)
 //   --tick-changes N      changes stamped every 100 ms in the latency phase      (default 1)
 //   --hang-ms MS          how long the hanging receiver holds each request       (default 15000)
+//   --mirror-changes N    bill changes in each push-mirror run                  (default 400)
+//   --mirror-states N     states the second push-mirror run spreads them over    (default 8)
 //   --out FILE            where to save the JSON (default bench/results/webhooks.json)
 //   --no-save             print only
 import { fork } from 'node:child_process';
@@ -35,6 +42,8 @@ import { startDispatcher } from '../../dist/webhooks/queue/dispatcher.js';
 import { startDeliveryWorker } from '../../dist/webhooks/delivery/worker.js';
 import { createSubscription } from '../../dist/webhooks/subscriptions.js';
 import { generateSecret } from '../../dist/webhooks/delivery/signing.js';
+import { registerMirrorDelivery, renderPush } from '../../dist/mirror/handler.js';
+import { PER_SUBSCRIPTION } from '../../dist/webhooks/delivery/worker.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const { values: flags } = parseArgs({
@@ -46,6 +55,8 @@ const { values: flags } = parseArgs({
     'latency-seconds': { type: 'string', default: process.env.BENCH_LATENCY_SECONDS ?? '8' },
     'tick-changes': { type: 'string', default: process.env.BENCH_TICK_CHANGES ?? '1' },
     'hang-ms': { type: 'string', default: '15000' },
+    'mirror-changes': { type: 'string', default: '400' },
+    'mirror-states': { type: 'string', default: '8' },
     out: { type: 'string', default: path.join(here, '../results/webhooks.json') },
     'no-save': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -139,7 +150,7 @@ const arrivals = [];
 child.on('message', (m) => {
   if (m.arrivals) for (const a of m.arrivals) arrivals.push(a);
 });
-const { ports, hangPort } = await new Promise((resolve) => child.once('message', resolve));
+const { ports, hangPort, mirrorPort } = await new Promise((resolve) => child.once('message', resolve));
 let stamper;
 const results = { receivers: RECEIVERS, receiver_delay_ms: DELAY_MS, loadavg_start: loadavg().map((x) => +x.toFixed(2)) };
 
@@ -238,10 +249,61 @@ try {
   }
   results.latency_first_attempt_ms = { samples: lat.length, expected, p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat) };
   results.hanging_receiver = { requests_started: arrivals.filter((a) => a[0] === 'hang').length, others_delivered: lat.length, others_expected: expected };
-  results.loadavg_end = loadavg().map((x) => +x.toFixed(2));
   // waits for the hanging receiver's requests to time out (webhook timeout) before the database goes
   await worker.stop();
   await dispatcher.stop();
+
+  // --- push-mirror: one mirror draining bill changes, one state (one lane) then several ----------
+  registerMirrorDelivery();
+  const MIRROR_CHANGES = Number(flags['mirror-changes']);
+  const MIRROR_STATES = Number(flags['mirror-states']);
+  await db.query('UPDATE subscriptions SET active = false');
+  const states = (await db.query(`SELECT DISTINCT ON (state_id) state_id, body_id FROM bodies WHERE state_id NOT IN (43, 52) ORDER BY state_id, body_id LIMIT $1`, [MIRROR_STATES])).rows;
+  for (const [i, st] of states.entries()) {
+    await db.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end) VALUES ($1, $2, 2026, 2026)`, [19100000 + i, st.state_id]);
+    await db.query(`INSERT INTO bills (bill_id, state_id, session_id, bill_number, bill_number_key, body_id, current_body_id, title)
+                    SELECT g, $1, $2, 'SB' || g, 'SB' || g, $3, $3, 'Mirror bench bill ' || g FROM generate_series($4::int, $4::int + 199) g`,
+    [st.state_id, 19100000 + i, st.body_id, 19100000 + i * 1000]);
+    await db.query(`INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major)
+                    SELECT g, 1, '2026-01-09', 'First reading, referred to committee', $2, 1 FROM generate_series($1::int, $1::int + 199) g`, [19100000 + i * 1000, st.body_id]);
+  }
+  // baseline: the same receiver, a rendered bill push posted by a bare undici loop at the mirror's in-flight cap
+  const pushBody = JSON.stringify(await renderPush(db, 0, { root: 'bill', bill_id: 19100000 }, null, [2], 'http://bench.test'));
+  const magent = new Agent({ connections: PER_SUBSCRIPTION });
+  const mtotal = MIRROR_CHANGES;
+  let mnext = 0;
+  const tb = performance.now();
+  await Promise.all(Array.from({ length: PER_SUBSCRIPTION }, async () => {
+    while (mnext < mtotal) {
+      mnext++;
+      const res = await magent.request({ origin: `http://127.0.0.1:${mirrorPort}`, path: '/push', method: 'POST', body: pushBody, headers: { 'content-type': 'application/json' } });
+      await res.body.dump();
+    }
+  }));
+  const bsecs = (performance.now() - tb) / 1000;
+  await magent.close();
+  results.mirror = { receiver_delay_ms: DELAY_MS, in_flight_cap: PER_SUBSCRIPTION, baseline: { pushes: mtotal, per_second: Math.round(mtotal / bsecs) }, runs: [] };
+  const mctx = { ...ctx };
+  const mdispatcher = await startDispatcher(mctx, { pollMs: 20 });
+  const mworker = await startDeliveryWorker(mctx, { pollMs: 20 });
+  for (const nStates of [1, states.length]) {
+    const sub = await createSubscription(db, { apiKeyId: keys[0].api_key_id, orgName: 'bench', kind: 'push_mirror', url: `http://127.0.0.1:${mirrorPort}/push`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
+    await new Promise((r) => setTimeout(r, 20)); // changes are stamped after the mirror's creation time
+    arrivals.length = 0;
+    const tm = performance.now();
+    await stamper.query(
+      `INSERT INTO changes (bill_id, state_id, reason_id, old_status, new_status, seq, changed_at)
+       SELECT b.bill_id, b.state_id, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g, clock_timestamp() + g * interval '1 microsecond'
+       FROM generate_series(1, $1) g JOIN LATERAL (SELECT bill_id, state_id FROM bills WHERE bill_id = 19100000 + ((g - 1) % $2) * 1000 + ((g - 1) / $2) % 200) b ON true`,
+      [mtotal, nStates]);
+    while (arrivals.filter((a) => a[0] === 'mirror').length < mtotal) await new Promise((r) => setTimeout(r, 20));
+    const msecs = (performance.now() - tm) / 1000;
+    results.mirror.runs.push({ states: nStates, pushes: mtotal, seconds: +msecs.toFixed(2), per_second: Math.round(mtotal / msecs) });
+    await db.query('UPDATE subscriptions SET active = false WHERE id = $1', [sub.id]);
+  }
+  await mworker.stop();
+  await mdispatcher.stop();
+  results.loadavg_end = loadavg().map((x) => +x.toFixed(2));
 } finally {
   child.kill();
   await stamper?.end();
@@ -256,6 +318,11 @@ console.table({
   'service (signed, queued)': { 'deliveries/s': s.per_second, deliveries: s.deliveries, 'CPU µs/delivery': s.cpu_us_per_delivery, 'PG µs/delivery': s.postgres_cpu_us_per_delivery, 'PG trips/1000': s.round_trips.per_1000_deliveries },
 });
 console.table({ 'first attempt, commit to receiver (ms)': results.latency_first_attempt_ms });
+const m = results.mirror;
+console.table({
+  'bare undici, one mirror receiver (baseline)': { 'pushes/s': m.baseline.per_second, pushes: m.baseline.pushes, states: '-' },
+  ...Object.fromEntries(m.runs.map((r) => [`push-mirror, ${r.states} state${r.states > 1 ? 's' : ''}`, { 'pushes/s': r.per_second, pushes: r.pushes, states: r.states }])),
+});
 console.log('round trips by kind:', s.round_trips.by_kind);
 console.log('ratio to baseline:', results.ratio_to_baseline, ' hanging receiver:', results.hanging_receiver, ' loadavg:', results.loadavg_start, '→', results.loadavg_end);
 if (!flags['no-save']) {

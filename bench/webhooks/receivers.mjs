@@ -1,5 +1,5 @@
-// Child process of the webhook benchmark: N receivers on loopback answering after a delay, plus one
-// that hangs. Reports arrivals (event id, arrival time) to the parent in batches.
+// Child process of the webhook benchmark: N receivers on loopback answering after a delay, one
+// that hangs, and a LegiScan Push receiver for the push-mirror phase. Reports arrivals (event id, arrival time) to the parent in batches.
 import http from 'node:http';
 
 const count = Number(process.argv[2] ?? 50);
@@ -40,7 +40,17 @@ const hangPort = await serve((req, res) => {
   batch.push(['hang', Date.now(), '']);
   setTimeout(() => res.end('late'), hangMs);
 });
-process.send({ ports, hangPort });
+// a LegiScan Push receiver: answers {"status":"OK"} after the same delay; arrivals as ['mirror', t, root]
+const mirrorPort = await serve((req, res, body) => {
+  const t = Date.now();
+  let root = '';
+  try {
+    root = Object.keys(JSON.parse(body))[0] ?? '';
+  } catch { /* not JSON */ }
+  batch.push(['mirror', t, root]);
+  setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"OK"}'), delayMs);
+});
+process.send({ ports, hangPort, mirrorPort });
 process.on('message', (m) => {
   if (m === 'flush') flush();
 });

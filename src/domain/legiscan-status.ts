@@ -27,19 +27,21 @@ export const LEGISCAN_TO_LADDER: Readonly<Record<number, number>> = Object.freez
 });
 
 /**
- * Ladder status_id → LegiScan `status` (bill status field) and `progress` event code, for the
- * push-mirror. `status` stays within LegiScan's 1..6 bill-status range; `progress` is the event a
- * LegiScan receiver would see appended for that step.
+ * Ladder status_id → LegiScan `status` (bill status field, LegiScan's own 1..6 codes: 3 Enrolled =
+ * passed both chambers, not yet signed; 4 Passed = enacted) and the progress events a LegiScan
+ * receiver sees after Introduced, at the status date; `progress` is the last of them (Introduced
+ * when there is none). Chaptered is status 4 with Passed then Chaptered, as LegiScan sends a
+ * chaptered bill (its WA SB 5048: events 8 and 4 the same day, status 4).
  */
-export const LADDER_TO_LEGISCAN: Readonly<Record<number, { status: number; progress: number }>> = Object.freeze({
-  1: { status: 1, progress: 1 }, // Introduced
-  2: { status: 1, progress: 9 }, // In Committee: still status Introduced, progress Refer
-  3: { status: 2, progress: 2 }, // Passed One Chamber: Engrossed
-  4: { status: 3, progress: 3 }, // Passed Both Chambers: Enrolled
-  5: { status: 4, progress: 4 }, // Signed into Law: Passed
-  6: { status: 5, progress: 5 }, // Vetoed
-  7: { status: 6, progress: 6 }, // Failed / Dead
-  8: { status: 4, progress: 8 }, // Chaptered: status Passed with a Chaptered progress event (as LegiScan sends)
+export const LADDER_TO_LEGISCAN: Readonly<Record<number, { status: number; progress: number; events: readonly number[] }>> = Object.freeze({
+  1: { status: 1, progress: 1, events: [] }, // Introduced
+  2: { status: 1, progress: 9, events: [9] }, // In Committee: still status Introduced, progress Refer
+  3: { status: 2, progress: 2, events: [2] }, // Passed One Chamber: Engrossed
+  4: { status: 3, progress: 3, events: [3] }, // Passed Both Chambers, not signed: Enrolled
+  5: { status: 4, progress: 4, events: [4] }, // Signed into Law: Passed
+  6: { status: 5, progress: 5, events: [5] }, // Vetoed
+  7: { status: 6, progress: 6, events: [6] }, // Failed / Dead
+  8: { status: 4, progress: 8, events: [4, 8] }, // Chaptered: status Passed, progress Passed then Chaptered
 });
 
 /** Ladder status for a LegiScan status code; unknown codes fall back to Introduced. */
@@ -48,8 +50,8 @@ export function ladderFromLegiscan(status: number | null | undefined): number {
   return LEGISCAN_TO_LADDER[status] ?? STATUS.Introduced;
 }
 
-export function legiscanFromLadder(statusId: number): { status: number; progress: number } {
-  return LADDER_TO_LEGISCAN[statusId] ?? { status: 1, progress: 1 };
+export function legiscanFromLadder(statusId: number): { status: number; progress: number; events: readonly number[] } {
+  return LADDER_TO_LEGISCAN[statusId] ?? LADDER_TO_LEGISCAN[1]!;
 }
 
 /** LegiScan bill types that become law when passed; the others are resolutions and memorials. */

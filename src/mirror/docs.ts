@@ -6,8 +6,9 @@ export const MIRROR_DOC = `Wire format: one JSON object per POST, Content-Type a
 - roll_call: getRollCall with member votes [{people_id, vote_id, vote_text}], sent after the bill push for Vote changes and when asked for.
 - person: getPerson, sent when the receiver asks for sponsors.
 - text, amendment, supplement: getBillText / getAmendment / getSupplement with the document base64 in doc, sent when the receiver asks for
-  texts, amendments or supplements. This service holds decoded text, not the original files: doc is an HTML page (mime_id 1) with the stored
-  text (texts) or the title, description and state link (amendments, supplements); its size and md5 are sent with it.
+  texts, amendments or supplements. This service holds decoded text, not the original files: doc is an HTML page (mime_id 1) with the type,
+  date and stored text (texts) or the title, type, date, description and state link (amendments, supplements); the bill push lists each
+  document with the same size, md5 and mime as its document push.
 Ids on the wire fit LegiScan's columns (16-bit session_id, people_id, committee_id, subject_id, at most 32,767 for LegiScan's PostgreSQL
 schema; 24-bit bill_id, roll_call_id, doc_id, amendment_id, supplement_id): records imported from LegiScan keep LegiScan's ids (people their
 LegiScan people_id); every other id (demo 10,000,000+, simulator 50,000,000+, imports 100,000,000+, people up to 2^53) is sent as a wire id
@@ -18,18 +19,25 @@ mirror (a push needing more fails and is retried); two mirrors send different wi
 into a range already mapped could coincide with a mapped id.
 Values: calendar time is 24-hour "HH:MM" ("8:00 AM" → "08:00"), "00:00" when the time is unknown or not a time (TIME's zero, like
 "0000-00-00" for dates); district is LegiScan's form, chamber prefix and zero-padded number ("Hillsborough 26" → "HD-026", "12B" → "HD-012B",
-at-large "HD-AL", a named district without a number its name cut to 9 characters: "SD-A"); url is LegiScan's page for records imported from
+at-large "HD-AL" (also from "VT-AL"), a named district without a number its name cut to 9 characters: "SD-A"); person_hash is 8 hex
+characters of the md5 of every field a receiver stores for the person, so it changes with party, role, district or any other of them;
+every value fits the column of LegiScan's published schema it lands in: strings keep their first n characters (e.g. roll call desc 255,
+bill_number 10), TEXT columns whole characters up to 65,535 UTF-8 bytes, characters beyond the Basic Multilingual Plane become U+FFFD,
+counts above their column its maximum, external ids that do not fit 0; url is LegiScan's page for records imported from
 LegiScan and this service's API link otherwise (/v1/bills/{id}, /v1/votes/{id}); change_hash is the md5 of the bill as pushed (everything but
 last_push and reasons), so it changes exactly when the bill changes; committee is {committee_id, chamber, chamber_id, name} when the pending
 committee is known (its row, or the referral naming it), otherwise pending_committee_id is 0 and committee is [] (never [] with a non-zero id).
 LegiScan conventions: 0/1 integer flags, "0000-00-00" for unknown dates, bill_type_id and party_id as strings, LegiScan status, progress,
 sponsor-type, text-type, vote, body and reason codes; ids as described above.
-Status mapping (our ladder → LegiScan status/progress): 1 Introduced → 1/1; 2 In Committee → 1/9 (Refer); 3 Passed One Chamber → 2/2
-(Engrossed); 4 Passed Both Chambers → 4/4 (Passed); 5 Signed into Law → 4/4; 6 Vetoed → 5/5; 7 Failed / Dead → 6/6; 8 Chaptered → 4/8.
+Status mapping (our ladder → LegiScan status / progress events after Introduced): 1 Introduced → 1 / none; 2 In Committee → 1 / 9 (Refer);
+3 Passed One Chamber → 2 / 2 (Engrossed); 4 Passed Both Chambers → 3 / 3 (Enrolled); 5 Signed into Law → 4 / 4 (Passed); 6 Vetoed → 5 / 5;
+7 Failed / Dead → 6 / 6; 8 Chaptered → 4 / 4, 8 (Passed, Chaptered).
 Bills imported from LegiScan keep LegiScan's own status code.
 Receiver replies: {"status":"OK"} = delivered; {"status":"OK","missing":{"bills":[...],"sponsors":[people_id...],"votes":[roll_call_id...],
 "texts":[doc_id...],"amendments":[...],"supplements":[...]}} = delivered, then each requested bill, person, roll_call, text, amendment and
-supplement is pushed;
+supplement is pushed; when a push is delivered after an attempt whose reply never arrived, every child that reply could have listed
+(sponsors, roll calls, documents; a roll call's voters) is pushed as if listed. Order: one push in flight per state lane (a state's bills and
+their documents and roll calls, in queue order), lanes and person pushes in parallel up to 8 per mirror;
 {"status":"ERROR","alert":{"message":"..."}}, a non-JSON reply or a non-2xx status = failed attempt, retried on the webhook schedule; a push
 that exhausts its retries is marked failed and the mirror stays active (see the disable rule of POST /v1/webhooks).
 Example push (abridged):

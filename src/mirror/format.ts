@@ -30,7 +30,7 @@ export function lsTime(raw: string | null | undefined): string {
 /**
  * LegiScan's district form (varchar(9)): chamber prefix (HD for a house seat, SD for a senate
  * seat) and the district number zero-padded to three digits, keeping a letter suffix ("Hillsborough
- * 26" → "HD-026", "12B" → "HD-012B"); at-large seats are "HD-AL"; a named district without a number
+ * 26" → "HD-026", "12B" → "HD-012B"); at-large seats ("At-Large", "VT-AL") are "HD-AL"; a named district without a number
  * (Alaska's senate letters) keeps its name, upper case, cut to fit ("SD-A"). Empty stays empty.
  */
 export function lsDistrict(raw: string | null | undefined, roleId: number): string {
@@ -38,7 +38,8 @@ export function lsDistrict(raw: string | null | undefined, roleId: number): stri
   if (!s) return '';
   if (/^[HS]D-[A-Z0-9]{1,6}$/.test(s)) return s;
   const prefix = roleId === 2 ? 'SD' : 'HD';
-  if (/at[- ]?large/i.test(s)) return `${prefix}-AL`;
+  // "At-Large", and Open States' "VT-AL" (state and AL; "AL-1" is Alabama's first district)
+  if (/at[- ]?large/i.test(s) || /^([A-Z]{2}-)?AL$/i.test(s)) return `${prefix}-AL`;
   const nums = [...s.matchAll(/(\d+)\s*-?\s*([A-Za-z])?(?![A-Za-z0-9])/g)];
   const last = nums[nums.length - 1];
   if (last) return `${prefix}-${String(Number(last[1]) % 1000).padStart(3, '0')}${(last[2] ?? '').toUpperCase()}`;

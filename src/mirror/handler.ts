@@ -10,6 +10,7 @@ import { registerDeliveryKind, type KindHandler } from '../webhooks/delivery/kin
 import { enqueueDeliveries } from '../webhooks/queue/enqueue.js';
 import type { OutboundResult } from '../webhooks/delivery/outbound.js';
 import type { ClaimedDelivery } from '../webhooks/queue/claims.js';
+import { fitPush } from './columns.js';
 import { IdMap, localIds, type IdKind } from './ids.js';
 import { renderDoc, renderPerson, renderRollCall } from './records.js';
 import { toWire } from './remap.js';
@@ -50,6 +51,8 @@ async function renderLocal(db: Queryable, target: Record<string, unknown>, lastP
 export async function renderPush(pool: Pool, subscriptionId: number, target: Record<string, unknown>, lastPush: Date | null, reasonIds: number[], base: string): Promise<Record<string, unknown>> {
   const push = await renderLocal(pool, target, lastPush, reasonIds, base);
   const [root, body] = Object.entries(push)[0]!;
+  // bills fit themselves before their change_hash is taken (wire.ts); the others here
+  if (root !== 'bill') fitPush(root, body as Record<string, unknown>);
   await toWire(new IdMap(pool, subscriptionId), root, body as Record<string, unknown>);
   return push;
 }
@@ -105,23 +108,55 @@ const MISSING: [key: string, root: string, kind: IdKind, idField: string][] = [
 ];
 
 /** Queues the pushes a receiver asked for, its wire ids turned back into ours. */
-export async function queueMissing(db: Queryable, d: Pick<ClaimedDelivery, 'subscription_id' | 'change_id' | 'is_test'>, missing: Record<string, unknown>): Promise<number> {
-  const rows: { type: string; target: object; bill_id: number | null }[] = [];
+export async function queueMissing(db: Queryable, d: Pick<ClaimedDelivery, 'subscription_id' | 'change_id' | 'is_test' | 'bill_id' | 'lane'>, missing: Record<string, unknown>): Promise<number> {
+  const rows: { type: string; target: object; bill_id: number | null; lane: number | null }[] = [];
   for (const [key, root, kind, field] of MISSING) {
     const wire = ids(missing[key]);
     const local = await localIds(db, Number(d.subscription_id), kind, wire);
     // event_type keeps the id asked for, so a repeated request for the same record is one delivery
-    local.forEach((id, i) => rows.push({ type: `${root}:${wire[i]}`, target: { root, [field]: id }, bill_id: root === 'bill' ? id : null }));
+    // a bill's documents and roll calls follow it in its lane and after its earlier pushes (they
+    // write the bill's rows too); people have no lane: they write only their own row
+    local.forEach((id, i) => rows.push({ type: `${root}:${wire[i]}`, target: { root, [field]: id },
+      bill_id: root === 'bill' ? id : root === 'person' ? null : d.bill_id, lane: root === 'person' ? null : d.lane }));
   }
   if (rows.length === 0) return 0;
   const created = await enqueueDeliveries(
     db,
     rows.map((r) => ({
-      subscription_id: d.subscription_id, change_id: d.change_id, event_type: r.type, bill_id: r.bill_id,
+      subscription_id: d.subscription_id, change_id: d.change_id, event_type: r.type, bill_id: r.bill_id, lane: r.lane,
       payload: JSON.stringify({ requested: true }), target: r.target, is_test: d.is_test,
     })),
   );
   return created.length;
+}
+
+/** Whether an earlier attempt of this delivery may have reached the receiver without its reply reaching us. */
+async function replyLost(db: Queryable, d: Pick<ClaimedDelivery, 'id' | 'attempts'>): Promise<boolean> {
+  const { rows } = await db.query<{ answered: number }>(
+    'SELECT count(*)::int AS answered FROM delivery_attempts WHERE delivery_id = $1 AND attempt < $2 AND status_code IS NOT NULL', [d.id, d.attempts]);
+  return rows[0]!.answered < d.attempts - 1;
+}
+
+/** Children of a bill or roll call push as a `missing` request in wire ids: what a lost reply could have listed. */
+async function allChildren(db: Pool, d: ClaimedDelivery): Promise<Record<string, number[]>> {
+  const target = d.target ?? {};
+  const q = async (sql: string, id: unknown) => (await db.query<{ id: string }>(sql, [id])).rows.map((r) => Number(r.id));
+  const local: [key: string, kind: IdKind, ids: number[]][] = [];
+  if (target.root === 'bill') {
+    const b = Number(target.bill_id);
+    local.push(
+      ['sponsors', 'people', await q('SELECT people_id AS id FROM bill_sponsors WHERE bill_id = $1', b)],
+      ['votes', 'roll_call', await q('SELECT roll_call_id AS id FROM roll_calls WHERE bill_id = $1', b)],
+      ['texts', 'text', await q('SELECT text_id AS id FROM bill_texts WHERE bill_id = $1', b)],
+      ['amendments', 'amendment', await q('SELECT amendment_id AS id FROM amendments WHERE bill_id = $1', b)],
+      ['supplements', 'supplement', await q('SELECT supplement_id AS id FROM supplements WHERE bill_id = $1', b)],
+    );
+  } else if (target.root === 'roll_call') {
+    local.push(['sponsors', 'people', await q('SELECT people_id AS id FROM roll_call_votes WHERE roll_call_id = $1', Number(target.roll_call_id))]);
+  }
+  const map = new IdMap(db, Number(d.subscription_id));
+  await map.resolve(new Map(local.map(([, kind, ids]) => [kind, new Set(ids)])));
+  return Object.fromEntries(local.map(([key, kind, ids]) => [key, ids.map((id) => map.get(kind, id))]));
 }
 
 export const mirrorHandler: KindHandler = {
@@ -139,6 +174,11 @@ export const mirrorHandler: KindHandler = {
   async afterDelivered(db, d, res) {
     const { missing } = receiverStatus(res.body);
     if (missing) await queueMissing(db, d, missing);
+    // An earlier attempt's reply never reached us (timeout, reset, a worker that died): its
+    // `missing` list is lost, and a receiver that already stored the record answers the retry
+    // with a plain OK. Everything that reply could have asked for is pushed (idempotent for the
+    // receiver), so what it lacks arrives whatever the timing.
+    if (d.attempts > 1 && (await replyLost(db, d))) await queueMissing(db, d, await allChildren(db, d));
   },
 };
 

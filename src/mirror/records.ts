@@ -3,6 +3,7 @@
 // handler turns them into wire ids (ids.ts) before sending.
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/pool.js';
+import { fitFields, PERSON_COLUMNS } from './columns.js';
 import { apiBillUrl, apiVoteUrl, d, legiscanUrl, lsDistrict, MIME } from './format.js';
 
 type Obj = Record<string, unknown>;
@@ -17,15 +18,22 @@ export const PERSON_COLS = `p.people_id, p.person_hash, p.state_id, p.party_id::
   p.ballotpedia, coalesce(p.bioguide_id, '') AS bioguide_id`;
 export const PERSON_FROM = `people p LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN bodies b ON b.body_id = p.body_id`;
 
-/** A person row as LegiScan sends it: people_id as a number, district in LegiScan's form, an 8-character person_hash. */
+/** The fields of a person a receiver stores (ls_people), in a fixed order: what person_hash covers. */
+const PERSON_STORED = ['people_id', 'state_id', 'role_id', 'party_id', 'name', 'first_name', 'middle_name', 'last_name', 'suffix', 'nickname', 'district',
+  'committee_id', 'ftm_eid', 'votesmart_id', 'knowwho_pid', 'opensecrets_id', 'ballotpedia', 'bioguide_id'];
+
+/**
+ * A person row as LegiScan sends it: people_id as a number, district in LegiScan's form, values
+ * fitted to ls_people's columns, and an 8-character person_hash over every stored field as sent,
+ * so a party, district or role change changes the hash (a stock receiver updates ls_people only
+ * when the hash differs). A hash stored from LegiScan is not reused: it would not follow changes
+ * other sources make to the person.
+ */
 export function personWire(p: Obj): Obj {
-  const hash = String(p.person_hash ?? '');
-  return {
-    ...p,
-    people_id: Number(p.people_id),
-    district: lsDistrict(p.district as string, Number(p.role_id)),
-    person_hash: /^[0-9a-z]{8}$/.test(hash) ? hash : createHash('md5').update(`person:${p.people_id}:${p.name}`).digest('hex').slice(0, 8),
-  };
+  const out = fitFields({ ...p, people_id: Number(p.people_id), district: lsDistrict(p.district as string, Number(p.role_id)) }, PERSON_COLUMNS);
+  const stored = JSON.stringify(PERSON_STORED.map((f) => out[f] ?? null));
+  out.person_hash = createHash('md5').update(stored).digest('hex').slice(0, 8);
+  return out;
 }
 
 /** getPerson shape (our people_id). */
@@ -83,13 +91,23 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 
 /**
  * The document we hold, as an HTML page (mime_id 1): this service stores decoded text, not the
- * original files, so a text push carries the stored text and an amendment or supplement push its
- * title, description and the state's link. Size and hash describe the document sent.
+ * original files, so a text push carries its type, date and stored text, and an amendment or
+ * supplement push its title, description, date and the state's link. The bill push lists every
+ * document with the size, md5 and mime of this same page (docFacts), so what a receiver stores
+ * from the bill describes the document it stores from the document push, and the hash changes
+ * when any of those fields does.
  */
 function documentHtml(r: Obj): Buffer {
-  const parts = [r.title ? `<h1>${esc(String(r.title))}</h1>` : '', r.description ? `<p>${esc(String(r.description))}</p>` : '',
-    r.content ? `<pre>${esc(String(r.content))}</pre>` : '', r.state_url ? `<p><a href="${esc(String(r.state_url))}">${esc(String(r.state_url))}</a></p>` : ''];
+  const parts = [r.title ? `<h1>${esc(String(r.title))}</h1>` : '', r.type ? `<p>${esc(String(r.type))}</p>` : '', r.date ? `<p>${esc(String(r.date))}</p>` : '',
+    r.description ? `<p>${esc(String(r.description))}</p>` : '', r.content ? `<pre>${esc(String(r.content))}</pre>` : '',
+    r.state_url ? `<p><a href="${esc(String(r.state_url))}">${esc(String(r.state_url))}</a></p>` : ''];
   return Buffer.from(`<!DOCTYPE html><html><body>${parts.join('')}</body></html>`, 'utf8');
+}
+
+/** Size, md5 and mime of the document a document push sends (r: type, date, title, description, content, state_url as stored). */
+export function docFacts(r: Obj): { size: number; hash: string; mime: string; mime_id: number } {
+  const doc = documentHtml(r);
+  return { size: doc.length, hash: createHash('md5').update(doc).digest('hex'), mime: MIME[1]!, mime_id: 1 };
 }
 
 /** getBillText / getAmendment / getSupplement shape, with the document base64 in `doc`. */

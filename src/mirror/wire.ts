@@ -5,8 +5,9 @@
 // turns them into wire ids that fit LegiScan's columns (ids.ts) before sending.
 import type { Queryable } from '../db/pool.js';
 import { legiscanFromLadder } from '../domain/legiscan-status.js';
-import { apiBillUrl, apiVoteUrl, billChangeHash, d, legiscanUrl, lsTime, MIME } from './format.js';
-import { personWire, PERSON_COLS, PERSON_FROM } from './records.js';
+import { fitPush } from './columns.js';
+import { apiBillUrl, apiVoteUrl, billChangeHash, d, legiscanUrl, lsTime } from './format.js';
+import { docFacts, personWire, PERSON_COLS, PERSON_FROM } from './records.js';
 
 type Obj = Record<string, unknown>;
 
@@ -32,18 +33,18 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
        FROM bill_history h LEFT JOIN bodies bo ON bo.body_id = h.history_body_id WHERE h.bill_id = $1 ORDER BY h.history_step`),
     q(`SELECT ${PERSON_COLS}, s.sponsor_type_id, s.sponsor_order, s.committee_sponsor, s.committee_id, CASE WHEN p.state_id = 52 THEN 1 ELSE 0 END AS state_federal
        FROM bill_sponsors s JOIN ${PERSON_FROM} ON p.people_id = s.people_id WHERE s.bill_id = $1 ORDER BY s.sponsor_order, s.people_id`),
-    q(`SELECT t.text_id AS doc_id, t.text_date::text AS date, tt.text_type AS type, t.bill_text_type_id AS type_id, t.mime_id, t.state_url AS state_link,
-              t.size_bytes AS text_size, t.text_hash FROM bill_texts t LEFT JOIN text_types tt ON tt.text_type_id = t.bill_text_type_id
+    q(`SELECT t.text_id AS doc_id, t.text_date::text AS date, coalesce(tt.text_type, '') AS type, t.bill_text_type_id AS type_id, t.state_url AS state_link,
+              t.content FROM bill_texts t LEFT JOIN text_types tt ON tt.text_type_id = t.bill_text_type_id
        WHERE t.bill_id = $1 ORDER BY t.text_date NULLS FIRST, t.text_id`),
     q(`SELECT r.roll_call_id, r.vote_date::text AS date, r.description AS desc, r.yea, r.nay, r.nv, r.absent, r.total, r.passed,
               coalesce(bo.body_abbr, '') AS chamber, r.roll_call_body_id AS chamber_id, r.state_url AS state_link
        FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id WHERE r.bill_id = $1 ORDER BY r.vote_date NULLS FIRST, r.roll_call_id`),
     q(`SELECT a.amendment_id, coalesce(a.adopted, 0) AS adopted, coalesce(bo.body_abbr, '') AS chamber, a.amendment_body_id AS chamber_id, a.amendment_date::text AS date,
-              a.amendment_title AS title, a.amendment_desc AS description, coalesce(a.amendment_mime_id, 1) AS mime_id, a.state_url AS state_link,
-              coalesce(a.amendment_size, 0) AS amendment_size, a.amendment_hash FROM amendments a LEFT JOIN bodies bo ON bo.body_id = a.amendment_body_id
+              a.amendment_title AS title, a.amendment_desc AS description, a.state_url AS state_link
+       FROM amendments a LEFT JOIN bodies bo ON bo.body_id = a.amendment_body_id
        WHERE a.bill_id = $1 ORDER BY a.amendment_date NULLS FIRST, a.amendment_id`),
     q(`SELECT s.supplement_id, s.supplement_date::text AS date, coalesce(st.supplement_type, '') AS type, s.supplement_type_id AS type_id, s.title,
-              s.description, s.supplement_mime_id AS mime_id, s.state_url AS state_link, s.supplement_size, s.supplement_hash
+              s.description, s.state_url AS state_link
        FROM supplements s LEFT JOIN supplement_types st USING (supplement_type_id) WHERE s.bill_id = $1 ORDER BY s.supplement_date NULLS FIRST, s.supplement_id`),
     q(`SELECT x.sast_type_id AS type_id, coalesce(t.sast_type, '') AS type, x.sast_bill_number, x.sast_bill_id
        FROM bill_sasts x LEFT JOIN sast_types t USING (sast_type_id) WHERE x.bill_id = $1 ORDER BY x.sast_type_id, x.sast_bill_number`),
@@ -61,9 +62,8 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
   const first = history[0]?.date ?? b.status_date_s;
   const progress = storedProgress
     ? storedProgress.map((event, i) => ({ date: d(i === storedProgress.length - 1 ? b.status_date_s : first), event }))
-    : [{ date: d(first), event: 1 }, ...(mapped.progress !== 1 ? [{ date: d(b.status_date_s), event: mapped.progress }] : [])];
+    : [{ date: d(first), event: 1 }, ...mapped.events.map((event) => ({ date: d(b.status_date_s), event }))];
   const se = b.session as Obj;
-  const mime = (o: Obj) => ({ mime: MIME[o.mime_id as number] ?? 'text/html', mime_id: o.mime_id });
   const fromLegiscan = b.source === 'legiscan';
   const docUrl = (what: 'text' | 'amendment' | 'supplement' | 'rollcall', id: number) =>
     fromLegiscan ? legiscanUrl(b.state_abbr, what, b.bill_number, id) : what === 'rollcall' ? apiVoteUrl(base, id) : apiBillUrl(base, billId);
@@ -108,14 +108,29 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
     sponsors: sponsors.map(personWire),
     sasts,
     subjects,
-    texts: texts.map((t) => ({ ...t, date: d(t.date), ...mime(t), type: t.type ?? '', url: docUrl('text', t.doc_id), alt_bill_text: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_text_size: 0, alt_text_hash: '' })),
+    // documents as the document pushes send them (records.ts docFacts): one size, hash and mime per document
+    texts: texts.map(({ content, ...t }) => {
+      const f = docFacts({ type: t.type, date: t.date, content, state_url: t.state_link });
+      return { ...t, date: d(t.date), mime: f.mime, mime_id: f.mime_id, url: docUrl('text', t.doc_id), text_size: f.size, text_hash: f.hash,
+        alt_bill_text: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_text_size: 0, alt_text_hash: '' };
+    }),
     votes: votes.map((v) => ({ ...v, yea: v.yea ?? 0, nay: v.nay ?? 0, nv: v.nv ?? 0, absent: v.absent ?? 0, total: v.total ?? 0, date: d(v.date), url: docUrl('rollcall', v.roll_call_id) })),
-    amendments: amendments.map((a) => ({ ...a, date: d(a.date), ...mime(a), url: docUrl('amendment', a.amendment_id), alt_amendment: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_amendment_size: 0, alt_amendment_hash: '' })),
-    supplements: supplements.map((s) => ({ ...s, date: d(s.date), ...mime(s), url: docUrl('supplement', s.supplement_id), alt_supplement: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_supplement_size: 0, alt_supplement_hash: '' })),
+    amendments: amendments.map((a) => {
+      const f = docFacts({ title: a.title, date: a.date, description: a.description, state_url: a.state_link });
+      return { ...a, date: d(a.date), mime: f.mime, mime_id: f.mime_id, url: docUrl('amendment', a.amendment_id), amendment_size: f.size, amendment_hash: f.hash,
+        alt_amendment: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_amendment_size: 0, alt_amendment_hash: '' };
+    }),
+    supplements: supplements.map((x) => {
+      const f = docFacts({ type: x.type, title: x.title, date: x.date, description: x.description, state_url: x.state_link });
+      return { ...x, date: d(x.date), mime: f.mime, mime_id: f.mime_id, url: docUrl('supplement', x.supplement_id), supplement_size: f.size, supplement_hash: f.hash,
+        alt_supplement: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_supplement_size: 0, alt_supplement_hash: '' };
+    }),
     calendar: calendar.map((c) => ({ ...c, date: d(c.date), time: lsTime(c.time) })),
     last_push: lastPush,
     reasons,
   };
+  // values as the receiver's columns hold them (columns.ts), then the hash of what is sent
+  fitPush('bill', bill);
   bill.change_hash = billChangeHash(bill);
   return bill;
 }

@@ -53,12 +53,13 @@ async function writeBill(tx: Tx, s: Store, b: Obj): Promise<void> {
     ['ls_bill_calendar', ['bill_id', 'event_hash'], list(b.calendar).map((c) => ({ ...id, event_hash: c.event_hash, event_type_id: c.type_id, event_date: date(s, c.date), event_time: c.time, event_location: c.location, event_desc: c.description }))],
     ['ls_committee', ['committee_id'], list(b.referrals).map((r) => ({ committee_id: r.committee_id, committee_body_id: r.chamber_id, committee_name: r.name }))],
     ['ls_bill_referral', ['bill_id', 'referral_step'], list(b.referrals).map((r, i) => ({ ...id, referral_step: i + 1, referral_date: date(s, r.date), committee_id: r.committee_id }))],
-    ['ls_bill_text', ['text_id'], list(b.texts).map((t) => ({ text_id: t.doc_id, ...id, bill_text_type_id: t.type_id, bill_text_date: date(s, t.date), mime_id: t.mime_id, bill_text_size: t.text_size, bill_text_hash: t.text_hash, legiscan_url: t.url, state_url: t.state_link }))],
+    ['ls_bill_text', ['text_id'], list(b.texts).map((t) => ({ text_id: t.doc_id, ...id, bill_text_type_id: t.type_id, bill_text_date: date(s, t.date), bill_text_mime_id: t.mime_id, bill_text_size: t.text_size, bill_text_hash: t.text_hash, local_copy: 0, legiscan_url: t.url, state_url: t.state_link }))],
     ['ls_bill_vote', ['roll_call_id'], list(b.votes).map((v) => voteRow(s, v, b.bill_id))],
-    ['ls_bill_amendment', ['amendment_id'], list(b.amendments).map((a) => ({ amendment_id: a.amendment_id, ...id, adopted: a.adopted, amendment_body_id: a.chamber_id, amendment_date: date(s, a.date), amendment_title: a.title, amendment_desc: a.description, mime_id: a.mime_id, amendment_size: a.amendment_size, amendment_hash: a.amendment_hash, legiscan_url: a.url, state_url: a.state_link }))],
-    ['ls_bill_supplement', ['supplement_id'], list(b.supplements).map((x) => ({ supplement_id: x.supplement_id, ...id, supplement_type_id: x.type_id, supplement_date: date(s, x.date), supplement_title: x.title, supplement_desc: x.description, mime_id: x.mime_id, supplement_size: x.supplement_size, supplement_hash: x.supplement_hash, legiscan_url: x.url, state_url: x.state_link }))],
+    ['ls_bill_amendment', ['amendment_id'], list(b.amendments).map((a) => ({ amendment_id: a.amendment_id, ...id, adopted: a.adopted, amendment_body_id: a.chamber_id, amendment_date: date(s, a.date), amendment_title: a.title, amendment_desc: a.description, amendment_mime_id: a.mime_id, amendment_size: a.amendment_size, amendment_hash: a.amendment_hash, local_copy: 0, legiscan_url: a.url, state_url: a.state_link }))],
+    ['ls_bill_supplement', ['supplement_id'], list(b.supplements).map((x) => ({ supplement_id: x.supplement_id, ...id, supplement_type_id: x.type_id, supplement_date: date(s, x.date), supplement_title: x.title, supplement_desc: x.description, supplement_mime_id: x.mime_id, supplement_size: x.supplement_size, supplement_hash: x.supplement_hash, local_copy: 0, legiscan_url: x.url, state_url: x.state_link }))],
   ];
-  for (const [table, keys, rs] of rows) await tx.upsert(table, keys, rs);
+  // a bill push does not touch what a document push stored (local_copy and the document)
+  for (const [table, keys, rs] of rows) await tx.upsert(table, keys, rs, ['local_copy']);
 }
 
 const voteRow = (s: Store, v: Obj, billId: number) => ({ roll_call_id: v.roll_call_id, bill_id: billId, roll_call_body_id: v.chamber_id, roll_call_date: date(s, v.date), roll_call_desc: v.desc,
@@ -67,7 +68,7 @@ const voteRow = (s: Store, v: Obj, billId: number) => ({ roll_call_id: v.roll_ca
 async function writePerson(tx: Tx, p: Obj): Promise<void> {
   await tx.upsert('ls_people', ['people_id'], { people_id: p.people_id, state_id: p.state_id, role_id: p.role_id, party_id: Number(p.party_id), name: p.name, first_name: p.first_name,
     middle_name: p.middle_name, last_name: p.last_name, suffix: p.suffix, nickname: p.nickname, district: p.district, committee_sponsor_id: p.committee_id, followthemoney_eid: p.ftm_eid,
-    votesmart_id: p.votesmart_id, opensecrets_id: p.opensecrets_id, knowwho_pid: p.knowwho_pid, ballotpedia: p.ballotpedia, bioguide_id: p.bioguide_id, person_hash: p.person_hash });
+    votesmart_id: p.votesmart_id, opensecrets_id: p.opensecrets_id, knowwho_pid: p.knowwho_pid, ballotpedia: p.ballotpedia, person_hash: p.person_hash });
 }
 
 /** A document push: the decoded document must match the size and md5 the push states. */
@@ -75,9 +76,18 @@ async function writeDoc(tx: Tx, s: Store, root: string, x: Obj): Promise<void> {
   const doc = Buffer.from(String(x.doc ?? ''), 'base64');
   const [size, hash] = root === 'text' ? [x.text_size, x.text_hash] : root === 'amendment' ? [x.amendment_size, x.amendment_hash] : [x.supplement_size, x.supplement_hash];
   if (doc.length !== size || createHash('md5').update(doc).digest('hex') !== hash) throw new Error(`${root} document does not match its size/hash`);
-  if (root === 'text') await tx.upsert('ls_bill_text', ['text_id'], { text_id: x.doc_id, bill_id: x.bill_id, bill_text_type_id: x.type_id, bill_text_date: date(s, x.date), mime_id: x.mime_id, bill_text_size: size, bill_text_hash: hash, legiscan_url: x.url, state_url: x.state_link, bill_text_doc: doc });
-  else if (root === 'amendment') await tx.upsert('ls_bill_amendment', ['amendment_id'], { amendment_id: x.amendment_id, bill_id: x.bill_id, adopted: x.adopted, amendment_body_id: x.chamber_id, amendment_date: date(s, x.date), amendment_title: x.title, amendment_desc: x.description, mime_id: x.mime_id, amendment_size: size, amendment_hash: hash, legiscan_url: x.url, state_url: x.state_link, amendment_doc: doc });
-  else await tx.upsert('ls_bill_supplement', ['supplement_id'], { supplement_id: x.supplement_id, bill_id: x.bill_id, supplement_type_id: x.type_id, supplement_date: date(s, x.date), supplement_title: x.title, supplement_desc: x.description, mime_id: x.mime_id, supplement_size: size, supplement_hash: hash, legiscan_url: x.url, state_url: x.state_link, supplement_doc: doc });
+  if (root === 'text') await tx.upsert('ls_bill_text', ['text_id'], { text_id: x.doc_id, bill_id: x.bill_id, bill_text_type_id: x.type_id, bill_text_date: date(s, x.date), bill_text_mime_id: x.mime_id, bill_text_size: size, bill_text_hash: hash, local_copy: 1, legiscan_url: x.url, state_url: x.state_link, bill_text_doc: doc });
+  else if (root === 'amendment') await tx.upsert('ls_bill_amendment', ['amendment_id'], { amendment_id: x.amendment_id, bill_id: x.bill_id, adopted: x.adopted, amendment_body_id: x.chamber_id, amendment_date: date(s, x.date), amendment_title: x.title, amendment_desc: x.description, amendment_mime_id: x.mime_id, amendment_size: size, amendment_hash: hash, local_copy: 1, legiscan_url: x.url, state_url: x.state_link, amendment_doc: doc });
+  else await tx.upsert('ls_bill_supplement', ['supplement_id'], { supplement_id: x.supplement_id, bill_id: x.bill_id, supplement_type_id: x.type_id, supplement_date: date(s, x.date), supplement_title: x.title, supplement_desc: x.description, supplement_mime_id: x.mime_id, supplement_size: size, supplement_hash: hash, local_copy: 1, legiscan_url: x.url, state_url: x.state_link, supplement_doc: doc });
+}
+
+/** Sponsors held with another person_hash: asked for again (merged into `sponsors`). */
+async function changedPeople(tx: Tx, sponsors: Obj[]): Promise<Record<string, number[]>> {
+  if (sponsors.length === 0) return {};
+  const held = await tx.select(`SELECT people_id, person_hash FROM ls_people WHERE people_id IN (${sponsors.map(() => '?').join(', ')})`, sponsors.map((p) => p.people_id));
+  const hash = new Map(held.map((r) => [Number(r.people_id), String(r.person_hash)]));
+  const changed = sponsors.filter((p) => hash.has(Number(p.people_id)) && hash.get(Number(p.people_id)) !== p.person_hash).map((p) => Number(p.people_id));
+  return changed.length > 0 ? { changedSponsors: changed } : {};
 }
 
 /** What the consumer asks for after a push: people, roll call details and documents it lacks. */
@@ -91,7 +101,9 @@ async function missingFor(tx: Tx, root: string, x: Obj): Promise<Record<string, 
   };
   if (root === 'bill') {
     return {
+      // as the stock client: a sponsor it lacks, or whose person_hash differs from the one it holds
       sponsors: await absent(list(x.sponsors).map((p) => p.people_id), 'SELECT people_id FROM ls_people WHERE people_id'),
+      ...(await changedPeople(tx, list(x.sponsors))),
       votes: await absent(list(x.votes).map((v) => v.roll_call_id), 'SELECT DISTINCT roll_call_id FROM ls_bill_vote_detail WHERE roll_call_id'),
       texts: await absent(list(x.texts).map((t) => t.doc_id), 'SELECT text_id FROM ls_bill_text WHERE bill_text_doc IS NOT NULL AND text_id'),
       amendments: await absent(list(x.amendments).map((a) => a.amendment_id), 'SELECT amendment_id FROM ls_bill_amendment WHERE amendment_doc IS NOT NULL AND amendment_id'),
@@ -121,7 +133,6 @@ export async function startLegiscanReceiver(stores: Store[], token = 'f00dfeed01
   const ASKED_ROOT: Record<string, string> = { sponsors: 'person', votes: 'roll_call', texts: 'text', amendments: 'amendment', supplements: 'supplement' };
   const idOf = (root: string, x: Obj) => (root === 'person' ? x.people_id : root === 'roll_call' ? x.roll_call_id : root === 'text' ? x.doc_id : root === 'amendment' ? x.amendment_id : x.supplement_id);
   const r: Omit<LegiscanReceiver, 'url' | 'close'> = { token, stored: {}, rejected: [], answered: 0, outstanding: () => asked.size };
-  let chain: Promise<unknown> = Promise.resolve();
   const handle = async (body: string, auth: string | undefined): Promise<object> => {
     const [type, value] = (auth ?? '').split(' ');
     if (type !== 'Token' || (value ?? '').toLowerCase() !== r.token.toLowerCase()) return { status: 'ERROR', alert: { message: 'Invalid API authentication token' } };
@@ -138,7 +149,7 @@ export async function startLegiscanReceiver(stores: Store[], token = 'f00dfeed01
     const missing: Record<string, Set<number>> = {};
     const results = await Promise.allSettled(stores.map((s) => process(s, root, x)));
     for (const [i, res] of results.entries()) {
-      if (res.status === 'fulfilled') for (const [k, ids] of Object.entries(res.value)) for (const id of ids) (missing[k] ??= new Set()).add(id);
+      if (res.status === 'fulfilled') for (const [k, ids] of Object.entries(res.value)) for (const id of ids) (missing[k === 'changedSponsors' ? 'sponsors' : k] ??= new Set()).add(id);
       else r.rejected.push({ root, id: x?.bill_id ?? x?.people_id ?? x?.roll_call_id ?? x?.doc_id ?? x?.amendment_id ?? x?.supplement_id, store: stores[i]!.name, message: (res.reason as Error).message });
     }
     const failed = results.find((res) => res.status === 'rejected');
@@ -158,10 +169,8 @@ export async function startLegiscanReceiver(stores: Store[], token = 'f00dfeed01
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      // one push at a time, as one consumer process would write them
-      const p = chain.then(() => handle(Buffer.concat(chunks).toString('utf8'), req.headers.authorization));
-      chain = p.catch(() => undefined);
-      void p.then((reply) => {
+      // pushes are handled as they come, concurrently, as a consumer behind a web server would
+      void handle(Buffer.concat(chunks).toString('utf8'), req.headers.authorization).then((reply) => {
         r.answered++;
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
       }, (err) => res.writeHead(500).end(String(err)));

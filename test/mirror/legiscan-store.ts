@@ -10,8 +10,8 @@ import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 export type Row = Record<string, unknown>;
 
 export interface Tx {
-  /** insert, or update the given columns of the rows with the same key (one statement) */
-  upsert(table: string, keys: string[], row: Row | Row[]): Promise<void>;
+  /** insert, or update the given columns (but `keep`) of the rows with the same key (one statement) */
+  upsert(table: string, keys: string[], row: Row | Row[], keep?: string[]): Promise<void>;
   del(table: string, where: Row): Promise<void>;
   select(sql: string, params?: unknown[]): Promise<Row[]>;
 }
@@ -34,16 +34,18 @@ const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid
 
 export async function postgresStore(): Promise<Store> {
   const db: TestDatabase = await freshDatabase(1); // our schema is there too; LegiScan's ls_ tables do not clash with it
-  const client = new pg.Client({ connectionString: db.url, types });
-  await client.connect();
-  for (const s of ddl('legiscan-schema.pgsql.sql')) await client.query(s);
-  const tx: Tx = {
-    async upsert(table, keys, row) {
+  // a pool: the consumer writes concurrent pushes in concurrent transactions, as a web server would
+  const pool = new pg.Pool({ connectionString: db.url, types, max: 8 });
+  const setup = await pool.connect();
+  for (const s of ddl('legiscan-schema.pgsql.sql')) await setup.query(s);
+  setup.release();
+  const txOn = (client: pg.PoolClient | pg.Pool): Tx => ({
+    async upsert(table, keys, row, keep = []) {
       // one row per key in a statement (ON CONFLICT cannot touch a row twice): the last one wins
       const rows = [...new Map((Array.isArray(row) ? row : [row]).map((r) => [keys.map((k) => String(r[k])).join('|'), r])).values()];
       if (rows.length === 0) return;
       const cols = Object.keys(rows[0]!);
-      const set = cols.filter((c) => !keys.includes(c)).map((c) => `${c} = EXCLUDED.${c}`);
+      const set = cols.filter((c) => !keys.includes(c) && !keep.includes(c)).map((c) => `${c} = EXCLUDED.${c}`);
       const values = rows.map((_, j) => `(${cols.map((__, i) => `$${j * cols.length + i + 1}`).join(', ')})`);
       await client.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${values.join(', ')}
         ON CONFLICT (${keys.join(', ')}) DO ${set.length ? `UPDATE SET ${set.join(', ')}` : 'NOTHING'}`, rows.flatMap((r) => cols.map((c) => r[c])));
@@ -54,24 +56,29 @@ export async function postgresStore(): Promise<Store> {
     async select(sql, params = []) {
       return (await client.query(pgPlaceholders(sql), params)).rows;
     },
-  };
+  });
   return {
     name: 'postgresql',
     zeroDate: null,
     async transaction(fn) {
-      await client.query('BEGIN');
+      const client = await pool.connect();
       try {
-        const r = await fn(tx);
-        await client.query('COMMIT');
-        return r;
-      } catch (err) {
-        await client.query('ROLLBACK');
-        throw err;
+        await client.query('BEGIN');
+        try {
+          const r = await fn(txOn(client));
+          await client.query('COMMIT');
+          return r;
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        }
+      } finally {
+        client.release();
       }
     },
-    query: (sql, params) => tx.select(sql, params),
+    query: (sql, params) => txOn(pool).select(sql, params),
     async close() {
-      await client.end();
+      await pool.end();
       await db.drop();
     },
   };
@@ -86,16 +93,24 @@ export async function mariadbStore(url: string): Promise<Store> {
   await admin.end();
   const u = new URL(url);
   u.pathname = `/${name}`;
-  const conn = await mysql.createConnection({ uri: u.toString(), dateStrings: true, supportBigNumbers: true, bigNumberStrings: false });
+  const pool = mysql.createPool({ uri: u.toString(), dateStrings: true, supportBigNumbers: true, bigNumberStrings: false, connectionLimit: 8 });
   // strict: a value that does not fit its column is an error, never a clamped or truncated value
-  await conn.query(`SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'`);
-  for (const s of ddl('legiscan-schema.mysql.sql')) await conn.query(s);
-  const tx: Tx = {
-    async upsert(table, keys, row) {
+  const strictOn = new WeakSet<object>();
+  const strict = async (c: mysql.PoolConnection) => {
+    if (strictOn.has(c.connection)) return;
+    await c.query(`SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'`);
+    strictOn.add(c.connection);
+  };
+  const setup = await pool.getConnection();
+  await strict(setup);
+  for (const s of ddl('legiscan-schema.mysql.sql')) await setup.query(s);
+  setup.release();
+  const txOn = (conn: mysql.PoolConnection | mysql.Pool): Tx => ({
+    async upsert(table, keys, row, keep = []) {
       const rows = Array.isArray(row) ? row : [row];
       if (rows.length === 0) return;
       const cols = Object.keys(rows[0]!);
-      const set = cols.filter((c) => !keys.includes(c)).map((c) => `${c} = VALUES(${c})`);
+      const set = cols.filter((c) => !keys.includes(c) && !keep.includes(c)).map((c) => `${c} = VALUES(${c})`);
       const values = rows.map(() => `(${cols.map(() => '?').join(', ')})`);
       await conn.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${values.join(', ')}
         ON DUPLICATE KEY UPDATE ${set.length ? set.join(', ') : `${keys[0]} = ${keys[0]}`}`, rows.flatMap((r) => cols.map((c) => r[c])));
@@ -107,25 +122,31 @@ export async function mariadbStore(url: string): Promise<Store> {
       const [rows] = await conn.query(sql, params);
       return rows as Row[];
     },
-  };
+  });
   return {
     name: 'mariadb',
     zeroDate: '0000-00-00',
     async transaction(fn) {
-      await conn.beginTransaction();
+      const conn = await pool.getConnection();
       try {
-        const r = await fn(tx);
-        await conn.commit();
-        return r;
-      } catch (err) {
-        await conn.rollback();
-        throw err;
+        await strict(conn);
+        await conn.beginTransaction();
+        try {
+          const r = await fn(txOn(conn));
+          await conn.commit();
+          return r;
+        } catch (err) {
+          await conn.rollback();
+          throw err;
+        }
+      } finally {
+        conn.release();
       }
     },
-    query: (sql, params) => tx.select(sql, params),
+    query: (sql, params) => txOn(pool).select(sql, params),
     async close() {
-      await conn.query(`DROP DATABASE ${name}`);
-      await conn.end();
+      await pool.query(`DROP DATABASE ${name}`);
+      await pool.end();
     },
   };
 }

@@ -86,18 +86,15 @@ async function mirror(url: string, body: object = {}) {
 }
 
 describe('status mapping (ladder ↔ LegiScan)', () => {
-  it('maps every ladder step to LegiScan and back, lossy only where LegiScan has no code', () => {
-    const back: Record<number, number> = {};
-    for (const step of [1, 2, 3, 4, 5, 6, 7, 8]) back[step] = ladderFromLegiscan(legiscanFromLadder(step).status);
-    // 2 comes back as 1 from status alone; the importer restores 2 from the Refer progress event (9)
-    expect(back).toEqual({ 1: 1, 2: 1, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 5 }); // 8 is restored from its Chaptered progress event
-    expect(legiscanFromLadder(2).progress).toBe(9);
+  it('maps every ladder step to LegiScan\'s own status codes and progress events', () => {
+    const statuses = Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((step) => [step, legiscanFromLadder(step).status]));
+    // 3 Enrolled (passed both chambers, not signed) and 4 Passed (law) stay apart; chaptered is Passed
+    expect(statuses).toEqual({ 1: 1, 2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 8: 4 });
+    expect(Object.fromEntries([1, 2, 3, 4, 5, 6, 7, 8].map((step) => [step, legiscanFromLadder(step).events])))
+      .toEqual({ 1: [], 2: [9], 3: [2], 4: [3], 5: [4], 6: [5], 7: [6], 8: [4, 8] });
     expect(ladderFromLegiscan(legiscanFromLadder(8).progress)).toBe(8);
+    expect(ladderFromLegiscan(legiscanFromLadder(6).status)).toBe(6);
     expect(Object.keys(LADDER_TO_LEGISCAN).map(Number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    for (const { status } of Object.values(LADDER_TO_LEGISCAN)) {
-      expect(status).toBeGreaterThanOrEqual(1);
-      expect(status).toBeLessThanOrEqual(6);
-    }
   });
 });
 
@@ -219,6 +216,36 @@ describe('push-mirror', () => {
     const errors = ds.flatMap((d: { attempt_log: { error: string | null }[] }) => d.attempt_log.map((a) => a.error)).filter(Boolean);
     expect(errors.some((e: string) => /not JSON/.test(e))).toBe(true);
     expect(errors.some((e: string) => /ERROR: Invalid API authentication token/.test(e))).toBe(true);
+  });
+
+  it('a receiver that answers after the attempt timeout still gets every record its lost reply asked for', async () => {
+    // LegiScan's client: a bill whose change_hash it already holds is skipped with a plain OK, so
+    // the retry of a push whose reply was lost asks for nothing
+    let token = '';
+    const held = new Set<string>();
+    const listener = legiscanListener(() => token, (root, body) => {
+      if (root !== 'bill') return { status: 'OK' };
+      if (held.has(body.change_hash)) return { status: 'OK' };
+      held.add(body.change_hash);
+      return { status: 'OK', missing: { sponsors: body.sponsors.map((x: { people_id: number }) => x.people_id), votes: body.votes.map((v: { roll_call_id: number }) => v.roll_call_id) } };
+    });
+    let bills = 0;
+    const r = await startReceiver(async (rec, i) => {
+      const out = listener.respond(rec, i);
+      // the first bill push is stored at once and answered after the 3 s attempt timeout
+      if (JSON.parse(rec.body).bill && ++bills === 1) await new Promise((ok) => setTimeout(ok, 4000));
+      return out;
+    });
+    receivers.push(r);
+    const m = await mirror(r.url, { filters: { states: ['WA'] } });
+    token = m.token;
+    await start();
+    await stampChange(t.db.pool, { bill_id: BILL, state_id: 47, reason: 'StatusChange', old_status: 2, new_status: 3 });
+    await until(async () => listener.accepted.filter((a) => a.root === 'person').length >= 2 && listener.accepted.some((a) => a.root === 'roll_call'), 30_000,
+      'the sponsors and the roll call the lost reply asked for');
+    expect(bills).toBeGreaterThanOrEqual(2);
+    expect(new Set(listener.accepted.filter((a) => a.root === 'person').map((a) => a.body.people_id)).size).toBe(2);
+    await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${m.data.id}`, headers: { 'x-api-key': t.key } });
   });
 
   it('POST /v1/push-mirror/test sends one sample push and reports the receiver status', async () => {

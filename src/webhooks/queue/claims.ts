@@ -2,7 +2,9 @@
 // lease. Fairness: candidates are taken per subscription (LATERAL), at most `perSubscription` in
 // flight each, so one subscriber's backlog or a hanging receiver never takes the slots of the
 // others. Ordering: a delivery is not started while an earlier delivery for the same
-// (subscription, bill) is still pending or in flight. Outcomes are recorded by outcomes.ts.
+// (subscription, bill) is still pending or in flight; within a push-mirror lane (a mirror's bill
+// pushes and their children, by state) one delivery is in flight at a time, in id order, and a
+// delivery waiting for a retry does not hold its lane. Outcomes are recorded by outcomes.ts.
 import type { Queryable } from '../../db/pool.js';
 
 export interface ClaimedDelivery {
@@ -12,6 +14,7 @@ export interface ClaimedDelivery {
   change_id: number | null;
   event_type: string;
   bill_id: number | null;
+  lane: number | null;
   /** the stored payload as JSON text: webhook bodies are sent as stored, never re-serialised */
   payload_text: string;
   target: Record<string, unknown> | null;
@@ -56,6 +59,13 @@ export async function claimDue(db: Queryable, limit: number, perSubscription: nu
           WHERE d.subscription_id = subs.id AND d.status = 'pending' AND d.next_attempt_at <= now() AND ($4::bigint IS NULL OR d.id = $4)
             AND (d.bill_id IS NULL OR d.id = (SELECT e.id FROM deliveries e WHERE e.subscription_id = d.subscription_id AND e.bill_id = d.bill_id
                                               AND e.status IN ('pending', 'in_flight') ORDER BY e.id LIMIT 1))
+            -- the lane's first delivery that is in flight or ready (due or never tried, and first of its bill)
+            AND (d.lane IS NULL OR d.id = (SELECT e.id FROM deliveries e WHERE e.subscription_id = d.subscription_id AND e.lane = d.lane
+                                           AND e.status IN ('pending', 'in_flight')
+                                           AND (e.status = 'in_flight' OR ((e.next_attempt_at <= now() OR e.attempts = e.attempt_base)
+                                             AND (e.bill_id IS NULL OR e.id = (SELECT f.id FROM deliveries f WHERE f.subscription_id = e.subscription_id
+                                                  AND f.bill_id = e.bill_id AND f.status IN ('pending', 'in_flight') ORDER BY f.id LIMIT 1))))
+                                           ORDER BY e.id LIMIT 1))
           ORDER BY d.next_attempt_at, d.id LIMIT greatest(0, subs.room))
          LIMIT greatest(0, subs.room)
        ) x
@@ -69,7 +79,7 @@ export async function claimDue(db: Queryable, limit: number, perSubscription: nu
      UPDATE deliveries d SET status = 'in_flight', attempts = d.attempts + 1, locked_until = now() + make_interval(secs => $3::double precision / 1000)
      FROM pick, subscriptions s
      WHERE d.id = pick.id AND s.id = d.subscription_id AND ${DUE}
-     RETURNING d.id, d.public_id, d.subscription_id, d.change_id, d.event_type, d.bill_id, d.payload::text AS payload_text, d.target, d.attempts, d.is_test, d.attempt_base, d.created_at,
+     RETURNING d.id, d.public_id, d.subscription_id, d.change_id, d.event_type, d.bill_id, d.lane, d.payload::text AS payload_text, d.target, d.attempts, d.is_test, d.attempt_base, d.created_at,
                s.kind, s.webhook_url, s.secret, s.previous_secret, s.previous_secret_expires`,
     [limit, perSubscription, leaseMs, onlyId ?? null],
   );

@@ -23,6 +23,8 @@ export interface NewDelivery {
   is_test?: boolean;
   /** the webhook-id; a new one when omitted */
   public_id?: string;
+  /** push-mirror ordering lane (claims.ts): one delivery of a lane in flight at a time */
+  lane?: number | null;
 }
 
 export interface EnqueueOptions {
@@ -38,8 +40,8 @@ export async function enqueueDeliveries(db: Queryable, rows: NewDelivery[], opts
   if (rows.length === 0) return [];
   const { rows: created } = await db.query<{ id: number; public_id: string; notified: number }>(
     `WITH ins AS (
-       INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target, is_test)
-       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::boolean[])
+       INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target, is_test, lane)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::boolean[], $11::int[])
        ON CONFLICT (subscription_id, change_id, event_type) DO NOTHING
        RETURNING id, public_id
      ), woken AS (
@@ -59,6 +61,7 @@ export async function enqueueDeliveries(db: Queryable, rows: NewDelivery[], opts
       rows.map((r) => r.is_test ?? false),
       DELIVERY_CHANNEL,
       opts.wake ?? true,
+      rows.map((r) => r.lane ?? null),
     ],
   );
   return created.map((r) => ({ id: r.id, public_id: r.public_id }));
