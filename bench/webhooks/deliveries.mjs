@@ -4,11 +4,11 @@
 // same bodies to the same receivers at the same concurrency. Besides rates it reports the cost per
 // delivery: PostgreSQL round trips (by statement kind), CPU of this process, and CPU of the
 // PostgreSQL backends serving it (read from /proc when the server runs on this machine).
-// Push-mirror phase: pushes per second of ONE mirror draining a backlog of bill changes in LegiScan's
-// wire format (rendered from the database at send time) to a receiver answering after the same
-// delay, with the changes in one state (one ordering lane: pushes one at a time) and spread over
-// --mirror-states states (lanes in parallel, up to the mirror's in-flight cap); its baseline in the
-// same run is a bare undici loop posting a rendered bill push to the same receiver at that cap.
+// Push-mirror phase: pushes per second of ONE mirror draining a backlog of bill changes over
+// --mirror-states states in LegiScan's wire format (rendered from the database at send time, one
+// bill push in flight at a time: the mirror's lane) to a receiver answering after the same delay;
+// its baselines in the same run are a bare undici loop posting a rendered bill push to the same
+// receiver one at a time, and at the mirror's in-flight cap.
 //
 // Build first: npx tsc -p tsconfig.build.json
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/webhooks/deliveries.mjs [flags]
@@ -21,7 +21,7 @@
 //   --tick-changes N      changes stamped every 100 ms in the latency phase      (default 1)
 //   --hang-ms MS          how long the hanging receiver holds each request       (default 15000)
 //   --mirror-changes N    bill changes in each push-mirror run                  (default 400)
-//   --mirror-states N     states the second push-mirror run spreads them over    (default 8)
+//   --mirror-states N     states the push-mirror changes are spread over         (default 8)
 //   --out FILE            where to save the JSON (default bench/results/webhooks.json)
 //   --no-save             print only
 import { fork } from 'node:child_process';
@@ -269,24 +269,26 @@ try {
   }
   // baseline: the same receiver, a rendered bill push posted by a bare undici loop at the mirror's in-flight cap
   const pushBody = JSON.stringify(await renderPush(db, 0, { root: 'bill', bill_id: 19100000 }, null, [2], 'http://bench.test'));
-  const magent = new Agent({ connections: PER_SUBSCRIPTION });
   const mtotal = MIRROR_CHANGES;
-  let mnext = 0;
-  const tb = performance.now();
-  await Promise.all(Array.from({ length: PER_SUBSCRIPTION }, async () => {
-    while (mnext < mtotal) {
-      mnext++;
-      const res = await magent.request({ origin: `http://127.0.0.1:${mirrorPort}`, path: '/push', method: 'POST', body: pushBody, headers: { 'content-type': 'application/json' } });
-      await res.body.dump();
-    }
-  }));
-  const bsecs = (performance.now() - tb) / 1000;
-  await magent.close();
-  results.mirror = { receiver_delay_ms: DELAY_MS, in_flight_cap: PER_SUBSCRIPTION, baseline: { pushes: mtotal, per_second: Math.round(mtotal / bsecs) }, runs: [] };
+  const bare = async (inFlight) => {
+    const magent = new Agent({ connections: inFlight });
+    let mnext = 0;
+    const tb = performance.now();
+    await Promise.all(Array.from({ length: inFlight }, async () => {
+      while (mnext < mtotal) {
+        mnext++;
+        const res = await magent.request({ origin: `http://127.0.0.1:${mirrorPort}`, path: '/push', method: 'POST', body: pushBody, headers: { 'content-type': 'application/json' } });
+        await res.body.dump();
+      }
+    }));
+    await magent.close();
+    return { pushes: mtotal, in_flight: inFlight, per_second: Math.round(mtotal / ((performance.now() - tb) / 1000)) };
+  };
+  results.mirror = { receiver_delay_ms: DELAY_MS, baseline_serial: await bare(1), baseline_cap: await bare(PER_SUBSCRIPTION), runs: [] };
   const mctx = { ...ctx };
   const mdispatcher = await startDispatcher(mctx, { pollMs: 20 });
   const mworker = await startDeliveryWorker(mctx, { pollMs: 20 });
-  for (const nStates of [1, states.length]) {
+  for (const nStates of [states.length]) {
     const sub = await createSubscription(db, { apiKeyId: keys[0].api_key_id, orgName: 'bench', kind: 'push_mirror', url: `http://127.0.0.1:${mirrorPort}/push`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
     await new Promise((r) => setTimeout(r, 20)); // changes are stamped after the mirror's creation time
     arrivals.length = 0;
@@ -320,8 +322,9 @@ console.table({
 console.table({ 'first attempt, commit to receiver (ms)': results.latency_first_attempt_ms });
 const m = results.mirror;
 console.table({
-  'bare undici, one mirror receiver (baseline)': { 'pushes/s': m.baseline.per_second, pushes: m.baseline.pushes, states: '-' },
-  ...Object.fromEntries(m.runs.map((r) => [`push-mirror, ${r.states} state${r.states > 1 ? 's' : ''}`, { 'pushes/s': r.per_second, pushes: r.pushes, states: r.states }])),
+  'bare undici, 1 in flight (baseline)': { 'pushes/s': m.baseline_serial.per_second, pushes: m.baseline_serial.pushes, states: '-' },
+  [`bare undici, ${m.baseline_cap.in_flight} in flight (baseline)`]: { 'pushes/s': m.baseline_cap.per_second, pushes: m.baseline_cap.pushes, states: '-' },
+  ...Object.fromEntries(m.runs.map((r) => [`push-mirror (one mirror, bill pushes)`, { 'pushes/s': r.per_second, pushes: r.pushes, states: r.states }])),
 });
 console.log('round trips by kind:', s.round_trips.by_kind);
 console.log('ratio to baseline:', results.ratio_to_baseline, ' hanging receiver:', results.hanging_receiver, ' loadavg:', results.loadavg_start, '→', results.loadavg_end);

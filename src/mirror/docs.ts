@@ -36,8 +36,8 @@ Bills imported from LegiScan keep LegiScan's own status code.
 Receiver replies: {"status":"OK"} = delivered; {"status":"OK","missing":{"bills":[...],"sponsors":[people_id...],"votes":[roll_call_id...],
 "texts":[doc_id...],"amendments":[...],"supplements":[...]}} = delivered, then each requested bill, person, roll_call, text, amendment and
 supplement is pushed; when a push is delivered after an attempt whose reply never arrived, every child that reply could have listed
-(sponsors, roll calls, documents; a roll call's voters) is pushed as if listed. Order: one push in flight per state lane (a state's bills and
-their documents and roll calls, in queue order), lanes and person pushes in parallel up to 8 per mirror;
+(sponsors, roll calls, documents; a roll call's voters) is pushed as if listed. Order: one bill push (or document or roll call push) in flight per
+mirror, in queue order, so a receiver never writes two bills at once; person pushes beside it, up to 8 in flight per mirror;
 {"status":"ERROR","alert":{"message":"..."}}, a non-JSON reply or a non-2xx status = failed attempt, retried on the webhook schedule; a push
 that exhausts its retries is marked failed and the mirror stays active (see the disable rule of POST /v1/webhooks).
 Example push (abridged):

@@ -161,13 +161,14 @@ async function allChildren(db: Pool, d: ClaimedDelivery): Promise<Record<string,
 
 export const mirrorHandler: KindHandler = {
   async render(db: Pool, d: ClaimedDelivery, config: Config) {
-    const { rows } = await db.query<{ last: Date | null }>(
-      `SELECT max(delivered_at) AS last FROM deliveries WHERE subscription_id = $1 AND status = 'delivered'`,
-      [d.subscription_id],
-    );
     const target = d.target ?? { root: 'sample' };
     const reasons = target.reason_id !== undefined ? [Number(target.reason_id)] : [];
-    const body = await renderPush(db, Number(d.subscription_id), target, rows[0]?.last ?? null, reasons, config.publicBaseUrl);
+    // last_push beside the render, not before it (change_hash does not cover it)
+    const [{ rows }, body] = await Promise.all([
+      db.query<{ last: Date | null }>(`SELECT max(delivered_at) AS last FROM deliveries WHERE subscription_id = $1 AND status = 'delivered'`, [d.subscription_id]),
+      renderPush(db, Number(d.subscription_id), target, null, reasons, config.publicBaseUrl),
+    ]);
+    if (body.bill) (body.bill as Record<string, unknown>).last_push = lsDateTime(rows[0]?.last ?? null);
     return { body: JSON.stringify(body), headers: { authorization: `Token ${d.secret}` } };
   },
   judge: judgeMirror,

@@ -52,28 +52,32 @@ export class IdMap {
 
   /** Resolves every id in `wanted` (allocating the missing ones), so get() answers synchronously. */
   async resolve(wanted: Map<IdKind, Set<number>>): Promise<void> {
-    const people = [...(wanted.get('people') ?? [])].filter((id) => id > 0);
-    if (people.length > 0) {
-      const { rows } = await this.pool.query<{ people_id: string; legiscan_id: string | null }>(
-        'SELECT people_id::text, legiscan_id::text FROM people WHERE people_id = ANY($1::bigint[]) AND legiscan_id IS NOT NULL', [people]);
-      for (const r of rows) {
-        const lid = Number(r.legiscan_id);
-        if (isOwn('people', lid)) this.cache.set(`people:${r.people_id}`, lid);
-      }
-    }
+    const people = [...(wanted.get('people') ?? [])].filter((id) => id > 0 && !this.cache.has(`people:${id}`));
     const need: { kind: IdKind; local: number }[] = [];
     for (const [kind, ids] of wanted) {
       for (const id of ids) {
         if (!id || this.cache.has(`${kind}:${id}`)) continue;
-        if (isOwn(kind, id)) this.cache.set(`${kind}:${id}`, id);
+        if (isOwn(kind, id) && kind !== 'people') this.cache.set(`${kind}:${id}`, id);
         else need.push({ kind, local: id });
       }
     }
-    if (need.length === 0) return;
-    const found = await this.lookup(this.pool, need);
-    const missing = need.filter((n) => !found.has(`${n.kind}:${n.local}`));
+    // LegiScan people ids and the map, in one wave of round trips
+    const [legiscan, found] = await Promise.all([
+      people.length > 0
+        ? this.pool.query<{ people_id: string; legiscan_id: string | null }>(
+          'SELECT people_id::text, legiscan_id::text FROM people WHERE people_id = ANY($1::bigint[]) AND legiscan_id IS NOT NULL', [people])
+        : Promise.resolve({ rows: [] as { people_id: string; legiscan_id: string | null }[] }),
+      need.length > 0 ? this.lookup(this.pool, need) : Promise.resolve(new Map<string, number>()),
+    ]);
+    for (const r of legiscan.rows) {
+      const lid = Number(r.legiscan_id);
+      if (isOwn('people', lid)) this.cache.set(`people:${r.people_id}`, lid);
+    }
+    for (const n of need) if (n.kind === 'people' && !this.cache.has(`people:${n.local}`) && isOwn('people', n.local)) this.cache.set(`people:${n.local}`, n.local);
+    const missing = need.filter((n) => !this.cache.has(`${n.kind}:${n.local}`) && !found.has(`${n.kind}:${n.local}`));
     if (missing.length > 0) for (const [k, v] of await this.allocate(missing)) found.set(k, v);
-    for (const [k, v] of found) this.cache.set(k, v);
+    // a LegiScan people_id wins over a mapping made before the person had one
+    for (const [k, v] of found) if (!this.cache.has(k)) this.cache.set(k, v);
   }
 
   private async lookup(db: Queryable, need: { kind: IdKind; local: number }[]): Promise<Map<string, number>> {

@@ -15,7 +15,9 @@ export const REASON_NAMES: Record<number, string> = { 1: 'NewBill', 2: 'StatusCh
 
 /** getBill shape plus the push-only last_push and reasons. */
 export async function renderBill(db: Queryable, billId: number, reasons: Record<string, string>, lastPush: string, base: string): Promise<Obj | undefined> {
-  const { rows } = await db.query(
+  // the bill row and its ten child lists in one wave of round trips, not two (a push's latency is
+  // its round trips: one lane of a mirror sends one push at a time)
+  const main = db.query(
     `SELECT b.*, b.status_date::text AS status_date_s, s.state_abbr, bt.bill_type_abbr, bo.body_abbr, cb.body_abbr AS current_body_abbr, st.bucket,
             to_jsonb(se) AS session, c.committee_id AS c_id, c.committee_name AS c_name, c.body_id AS c_body, cbo.body_abbr AS c_chamber
      FROM bills b JOIN states s USING (state_id) JOIN sessions se USING (session_id) JOIN statuses st ON st.status_id = b.status_id
@@ -25,10 +27,9 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
      WHERE b.bill_id = $1`,
     [billId],
   );
-  const b = rows[0];
-  if (!b) return undefined;
   const q = async (sql: string) => (await db.query(sql, [billId])).rows;
-  const [history, sponsors, texts, votes, amendments, supplements, sasts, subjects, calendar, referrals] = await Promise.all([
+  const [{ rows: [b] }, history, sponsors, texts, votes, amendments, supplements, sasts, subjects, calendar, referrals] = await Promise.all([
+    main,
     q(`SELECT h.history_date::text AS date, h.history_action AS action, coalesce(bo.body_abbr, '') AS chamber, h.history_body_id AS chamber_id, h.history_major AS importance
        FROM bill_history h LEFT JOIN bodies bo ON bo.body_id = h.history_body_id WHERE h.bill_id = $1 ORDER BY h.history_step`),
     q(`SELECT ${PERSON_COLS}, s.sponsor_type_id, s.sponsor_order, s.committee_sponsor, s.committee_id, CASE WHEN p.state_id = 52 THEN 1 ELSE 0 END AS state_federal
@@ -56,6 +57,7 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
               coalesce(nullif(r.committee_name, ''), c.committee_name, '') AS name
        FROM bill_referrals r LEFT JOIN committees c USING (committee_id) LEFT JOIN bodies bo ON bo.body_id = c.body_id WHERE r.bill_id = $1 ORDER BY r.referral_step`),
   ]);
+  if (!b) return undefined;
   const mapped = legiscanFromLadder(b.status_id);
   const status = b.legiscan_status ?? mapped.status;
   const storedProgress = Array.isArray(b.external_ids?.progress) ? (b.external_ids.progress as number[]) : undefined;

@@ -20,7 +20,7 @@ import { importOpenStatesPeople } from '../../src/ingest/openstates/import.js';
 import { seed } from '../../src/ingest/seed.js';
 import { simulate } from '../../src/ingest/simulate/run.js';
 import { createLogger } from '../../src/logger.js';
-import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
+import { MIRROR_LANE, startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
 import { newMessageId } from '../../src/webhooks/queue/enqueue.js';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.js';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -62,12 +62,13 @@ function slice(name: string, root: string, parts: Record<string, number>): strin
 
 const ids = async (sql: string, params: unknown[] = []) => (await t.db.pool.query<{ id: string }>(sql, params)).rows.map((r) => Number(r.id));
 
-/** Queues pushes the way a receiver's `missing` request does: through the real worker path. */
+/** Queues pushes through the real worker path, bills in the mirror's lane as the dispatcher queues them. */
 async function push(root: 'bill' | 'person', local: number[]) {
   if (local.length === 0) return;
   await t.db.pool.query(
-    `INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target)
-     SELECT m, $1, NULL, $2, CASE WHEN $2 = 'bill' THEN id::int END, '{"requested":true}', jsonb_build_object('root', $2::text, CASE WHEN $2 = 'bill' THEN 'bill_id' ELSE 'people_id' END, id)
+    `INSERT INTO deliveries (public_id, subscription_id, change_id, event_type, bill_id, payload, target, lane)
+     SELECT m, $1, NULL, $2, CASE WHEN $2 = 'bill' THEN id::int END, '{"requested":true}', jsonb_build_object('root', $2::text, CASE WHEN $2 = 'bill' THEN 'bill_id' ELSE 'people_id' END, id),
+            CASE WHEN $2 = 'bill' THEN ${MIRROR_LANE} END
      FROM unnest($3::text[], $4::bigint[]) AS x(m, id)`,
     [subId, root, local.map(() => newMessageId()), local],
   );

@@ -1,8 +1,8 @@
--- Push-mirror ordering lanes: the pushes of one lane of a mirror (its bill pushes and their
--- documents and roll calls, by state) are sent one at a time in queue order, so a receiver never
--- writes two of them at once (no lock waits, deadlocks or duplicate-key races between them);
--- different lanes, and person pushes (no lane), go concurrently up to the mirror's in-flight cap.
--- A push waiting for a retry does not hold its lane. Webhook deliveries have no lane.
+-- Push-mirror ordering lanes: the pushes of one lane of a mirror (its bill pushes and the
+-- documents and roll calls that follow them) are sent one at a time in queue order, so a receiver
+-- never writes two of them at once (no deadlocks on MySQL's gap locks, no duplicate-key races);
+-- person pushes (no lane) go beside them up to the mirror's in-flight cap. A push waiting for a
+-- retry does not hold its lane. Webhook deliveries have no lane.
 ALTER TABLE deliveries ADD COLUMN IF NOT EXISTS lane int;
 CREATE INDEX IF NOT EXISTS deliveries_lane_open ON deliveries (subscription_id, lane, id) WHERE status IN ('pending', 'in_flight') AND lane IS NOT NULL;
 

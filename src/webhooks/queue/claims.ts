@@ -3,8 +3,8 @@
 // flight each, so one subscriber's backlog or a hanging receiver never takes the slots of the
 // others. Ordering: a delivery is not started while an earlier delivery for the same
 // (subscription, bill) is still pending or in flight; within a push-mirror lane (a mirror's bill
-// pushes and their children, by state) one delivery is in flight at a time, in id order, and a
-// delivery waiting for a retry does not hold its lane. Outcomes are recorded by outcomes.ts.
+// pushes and the documents and roll calls that follow them) one delivery is in flight at a time,
+// in id order, and a delivery waiting for a retry does not hold its lane. Outcomes are recorded by outcomes.ts.
 import type { Queryable } from '../../db/pool.js';
 
 export interface ClaimedDelivery {

@@ -19,10 +19,11 @@ const LOCK_KEY = 7310041;
 const BATCH = 500;
 /** Delivery rows per transaction: workers start on the first rows while later ones are still being written. */
 const MAX_ROWS = 1000;
+/** The ordering lane of a mirror's bill pushes and of the documents and roll calls that follow them. */
+export const MIRROR_LANE = 1;
 
 /** A change as the public projection reads it (changes/events.ts), plus what the payload and filters need. */
 interface ChangeRow extends ChangeEvent {
-  state_id: number;
   status_id: number | null;
   status_date: string | null;
   updated: string | null;
@@ -57,8 +58,9 @@ function deliveriesFor(sub: SubRow, c: ChangeRow, baseUrl: string, payloads: Map
   const common = { subscription_id: sub.id, change_id: c.change_id, bill_id: c.bill_id };
   if (sub.kind === 'push_mirror') {
     const payload = JSON.stringify({ events });
-    // one ordering lane per state (claims.ts): a receiver never writes two of a state's bills at once
-    const lane = c.state_id;
+    // the mirror's record lane (claims.ts): one bill-keyed push at a time, so a receiver never
+    // writes two bills at once (MySQL's gap locks on adjacent bill ids deadlock two such writes)
+    const lane = MIRROR_LANE;
     const out: NewDelivery[] = [{ ...common, event_type: 'bill', payload, lane, target: { root: 'bill', bill_id: c.bill_id, reason_id: c.reason_id } }];
     if (c.reason === 'Vote' && c.detail.roll_call_id !== undefined) {
       out.push({ ...common, event_type: 'roll_call', payload, lane, target: { root: 'roll_call', roll_call_id: c.detail.roll_call_id } });
@@ -86,7 +88,7 @@ async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ pro
   const { rows: st } = await client.query<{ last_seq: number }>('SELECT last_seq FROM dispatcher_state WHERE id = 1 FOR UPDATE');
   const last = st[0]?.last_seq ?? 0;
   const { rows: changes } = await client.query<ChangeRow>(
-    `SELECT ${EVENT_COLUMNS}, c.state_id::int AS state_id, b.status_id, b.status_date::text AS status_date,
+    `SELECT ${EVENT_COLUMNS}, b.status_id, b.status_date::text AS status_date,
             to_char(b.updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated,
             coalesce((SELECT array_agg(lower(sj.subject_name)) FROM bill_subjects bs JOIN subjects sj USING (subject_id) WHERE bs.bill_id = c.bill_id), '{}') AS subjects,
             coalesce((SELECT array_agg(t.slug) FROM bill_topics bt JOIN topics t USING (topic_id) WHERE bt.bill_id = c.bill_id), '{}') AS topics
