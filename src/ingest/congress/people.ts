@@ -102,6 +102,18 @@ async function freshId(db: Queryable, cache: PeopleCache, rec: PersonRecord): Pr
 }
 
 /**
+ * A sponsor record's "Last, First Middle": the part before the comma is the whole surname
+ * ("Jackson Lee, Sheila"), which a split by words would cut to its last word.
+ */
+function commaName(name: string): ReturnType<typeof splitPublishedName> {
+  const split = splitPublishedName(name);
+  const head = /^([^,]+),\s*\S/.exec(name)?.[1]?.trim();
+  if (!head || !split.first_name) return split;
+  const surname = new Set(head.split(/\s+/));
+  return { ...split, last_name: head, middle_name: split.middle_name.split(/\s+/).filter((w) => w && !surname.has(w)).join(' ') };
+}
+
+/**
  * The people_id of the member a mention names, creating or filling its placeholder. With `w` and
  * a complete cache, placeholders are made and filled in memory and written with the batch.
  */
@@ -118,7 +130,7 @@ export async function congressPerson(db: Queryable, cache: PeopleCache, m: Menti
   const pid = partyId(m.party);
   const split = m.first.trim() || m.last.trim()
     ? { first_name: m.first.trim(), last_name: m.last.trim(), middle_name: '', suffix: '', nickname: '' }
-    : splitPublishedName(m.name);
+    : commaName(m.name);
   // A known member is written again only when this mention brings a party or first name it lacked.
   if (known && (known.party || !pid) && (known.first || !split.first_name)) return known.people_id;
   const senate = m.senate ?? m.scheme === 'lis';
