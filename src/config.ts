@@ -94,7 +94,7 @@ export const SETTINGS = {
   embeddedPgPort: setting('EMBEDDED_PG_PORT', int(0, 65535), 54329, 'Preferred port of the embedded PostgreSQL; another free port is used when it is taken (0 = any)'),
   dbPoolSize: setting('DB_POOL_SIZE', int(1, 200), 10, 'Connections in each PostgreSQL pool of a process (a server has two: the primary pool and the read pool)'),
   readStatementTimeoutMs: setting('READ_STATEMENT_TIMEOUT_MS', int(0, 600000), 5000, 'Longest a statement of the read pool (every read endpoint and stream replay) may run before PostgreSQL cancels it; the request answers 422 query_timeout (0 = no limit)'),
-  expensiveReadsPerKey: setting('EXPENSIVE_READS_PER_KEY', int(0, 1000), 2, 'Expensive reads (text search, deep offsets) one key may run at once across all replicas; more answer 429 concurrency_limit_exceeded (0 = no limit)'),
+  expensiveReadsPerKey: setting('EXPENSIVE_READS_PER_KEY', int(0, 1000), 1, 'Expensive reads (text search, deep offsets) one key may run at once across all replicas; more answer 429 concurrency_limit_exceeded (0 = no limit)'),
   dbStartTimeoutMs: setting('DB_START_TIMEOUT_MS', int(0, 3600000), 60000, 'How long `lds serve` waits for an unreachable PostgreSQL at start before exiting (0 = fail at once)'),
   natsUrl: setting('NATS_URL', url('nats:', 'tls:', 'ws:', 'wss:'), undefined, 'NATS server (with JetStream) for the bus; unset = in-process bus'),
   natsNamespace: setting('NATS_NAMESPACE', { accepts: 'letters, digits, _ and -', parse: (raw) => (/^[A-Za-z0-9_-]+$/.test(raw) ? raw : undefined) }, 'lds', 'Prefix of the NATS subjects and JetStream stream, so several deployments can share one NATS'),

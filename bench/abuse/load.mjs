@@ -1,0 +1,47 @@
+// One tenant's load, open loop: `rate` requests a second for `seconds`, each sent on schedule
+// whether or not the previous ones have answered (a client that does not slow down when the
+// service does). Reports every request's latency and status to the parent.
+//   forked by bench/abuse/run.mjs with { base, key, rate, seconds, kind }
+import { Agent, request } from 'undici';
+
+const { base, key, rate, seconds, kind, ids } = JSON.parse(process.argv[2]);
+const agent = new Agent({ connections: 256, pipelining: 1, keepAliveTimeout: 30_000 });
+
+// The cheap reads of a dashboard: one bill, a short state page.
+const STATES = ['NY', 'CA', 'TX', 'FL', 'IL', 'PA', 'OH', 'GA'];
+function quietPath(i) {
+  return i % 2 === 0 ? `/v1/bills/${ids.min + Math.floor(Math.random() * (ids.max - ids.min))}` : `/v1/bills?state=${STATES[i % STATES.length]}&limit=10`;
+}
+// The most expensive reads that still pass validation: deep pages (alone, under q, under a
+// substring filter) and a full-text query whose exclusion PostgreSQL must recheck row by row.
+const NOISY = [
+  '/v1/bills?offset=99000&limit=500',
+  '/v1/bills?q=act&offset=50000&limit=500',
+  '/v1/bills?q=act%20-act&limit=500',
+  '/v1/bills?title_contains=the&offset=90000&limit=500',
+  '/v1/bills?q=state%20or%20act%20or%20public%20or%20bill&offset=99000&limit=500',
+];
+const path = (i) => (kind === 'quiet' ? quietPath(i) : NOISY[i % NOISY.length]);
+
+const results = [];
+const pending = [];
+const interval = 1000 / rate;
+const start = performance.now();
+const total = Math.round(rate * seconds);
+for (let i = 0; i < total; i++) {
+  const due = start + i * interval;
+  const wait = due - performance.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  const t0 = performance.now();
+  pending.push(
+    request(base + path(i), { dispatcher: agent, headers: { 'x-api-key': key }, headersTimeout: 60_000, bodyTimeout: 60_000 })
+      .then(async (res) => {
+        await res.body.dump();
+        results.push({ status: res.statusCode, ms: performance.now() - t0 });
+      })
+      .catch((err) => results.push({ status: 0, ms: performance.now() - t0, error: err.code ?? err.message })),
+  );
+}
+await Promise.all(pending);
+await agent.close();
+process.send({ kind, results });
