@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate.js';
 import { seed } from '../ingest/seed.js';
 import { registerIngestCommands } from './import.js';
 import { registerSimulateCommand } from './simulate.js';
+import { registerSyncCommand } from './sync.js';
 import { fail, loadConfigOrExit, positiveInt, withDatabase } from './database.js';
 import { registerKeyCommands } from './keys.js';
 import { registerServeCommand } from './serve.js';
@@ -53,5 +54,6 @@ export function buildCli(): Command {
 
   registerIngestCommands(program);
   registerSimulateCommand(program);
+  registerSyncCommand(program);
   return program;
 }

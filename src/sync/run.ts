@@ -1,0 +1,199 @@
+// `lds sync`: what a data team runs to hold a copy of the service. First the newest bulk file
+// (`all`), loaded in one target transaction with its cursor; then the change feed from that cursor,
+// each page of changes applied (changed bills re-fetched whole with include=all, their new roll
+// calls with member votes) in one transaction with the feed's next cursor. Killed at any moment,
+// it restarts where its last commit left it: the cursor lives in the target database.
+// With `follow`, the event stream wakes it up for new changes (the feed stays the source of truth).
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { request } from 'undici';
+import type pg from 'pg';
+import { clearAll, heldRollCalls, openTarget, readState, TABLES, upsert, writeState, type Resource } from './target.js';
+
+export interface SyncOptions {
+  /** base URL of the service, e.g. http://localhost:8080 */
+  from: string;
+  key: string;
+  /** target PostgreSQL */
+  into: string;
+  follow?: boolean;
+  signal?: AbortSignal;
+  log?: (msg: string) => void;
+}
+
+export interface SyncResult {
+  loadedSnapshot: boolean;
+  records: number;
+  changes: number;
+  cursor: string;
+}
+
+const FEED_LIMIT = 1000;
+const LOAD_BATCH = 500;
+/** Without the stream (or between its events), how often the feed is polled when following. */
+const FOLLOW_POLL_MS = 30_000;
+
+const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
+  const t = setTimeout(resolve, ms);
+  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+});
+
+/** A GET with the key; waits and retries on 429 and 503 (Retry-After) and on connection errors. */
+async function get(o: SyncOptions, path: string) {
+  for (let attempt = 0; ; attempt++) {
+    o.signal?.throwIfAborted();
+    try {
+      const res = await request(new URL(path, o.from), { headers: { 'x-api-key': o.key }, signal: o.signal });
+      if (res.statusCode === 429 || res.statusCode >= 500) {
+        await res.body.dump();
+        const wait = Number(res.headers['retry-after'] ?? 1);
+        await sleep(Math.min(Number.isFinite(wait) ? wait : 1, 60) * 1000, o.signal);
+        continue;
+      }
+      if (res.statusCode !== 200) {
+        const text = await res.body.text();
+        throw new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 300)}`);
+      }
+      return res;
+    } catch (err) {
+      if (o.signal?.aborted || attempt >= 20 || /GET .*: 4\d\d/.test((err as Error).message)) throw err;
+      await sleep(Math.min(1000 * 2 ** attempt, 30_000), o.signal);
+    }
+  }
+}
+
+const getJson = async (o: SyncOptions, path: string) => (await get(o, path)).body.json() as Promise<any>;
+
+/** Loads the newest `all` file into empty tables, with its cursor: one transaction. */
+async function loadSnapshot(o: SyncOptions, c: pg.Client): Promise<{ cursor: string; records: number }> {
+  type Entry = { scope: string; url: string; cursor: string; generated_at: string; size: number };
+  let all: Entry | undefined;
+  // a service that just started is still building its first files: wait for them
+  for (let waited = false; ; waited = true) {
+    all = ((await getJson(o, '/v1/bulk')).data as Entry[]).find((e) => e.scope === 'all');
+    if (all) break;
+    if (!waited) o.log?.('waiting for the service to build its first bulk file');
+    await sleep(5000, o.signal);
+    o.signal?.throwIfAborted();
+  }
+  o.log?.(`loading ${all.url} (${all.size} bytes, cursor ${all.cursor})`);
+  const res = await get(o, new URL(all.url).pathname);
+  let records = 0;
+  await c.query('BEGIN');
+  try {
+    await clearAll(c);
+    // Created right before it is iterated: readline emits lines as soon as it exists, and lines
+    // emitted before the loop starts would be lost.
+    const lines = createInterface({ input: (res.body as unknown as Readable).pipe(createGunzip()), crlfDelay: Infinity });
+    const batches = new Map<Resource, unknown[]>();
+    for await (const line of lines) {
+      if (!line) continue;
+      const { type, data } = JSON.parse(line) as { type: Resource; data: unknown };
+      if (!Object.hasOwn(TABLES, type)) continue; // a record type this client does not know yet
+      const batch = batches.get(type) ?? [];
+      batch.push(data);
+      batches.set(type, batch);
+      records++;
+      if (batch.length >= LOAD_BATCH) {
+        await upsert(c, type, batch);
+        batches.set(type, []);
+      }
+    }
+    for (const [type, batch] of batches) await upsert(c, type, batch);
+    await writeState(c, { source: o.from, feed_cursor: all.cursor, snapshot_generated_at: all.generated_at });
+    await c.query('COMMIT');
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  return { cursor: all.cursor, records };
+}
+
+/** Applies the feed from `cursor` until it is caught up; returns the new cursor and the number of changes. */
+async function catchUp(o: SyncOptions, c: pg.Client, cursor: string): Promise<{ cursor: string; changes: number }> {
+  let changes = 0;
+  for (;;) {
+    const page = await getJson(o, `/v1/changes?since=${encodeURIComponent(cursor)}&limit=${FEED_LIMIT}`);
+    const ids = [...new Set((page.data as Array<{ bill_id: number }>).map((d) => d.bill_id))];
+    const bills: Array<{ bill_id: number; votes: Array<{ roll_call_id: number }> }> = [];
+    for (const id of ids) bills.push((await getJson(o, `/v1/bills/${id}?include=all`)).data);
+    const rollCallIds = bills.flatMap((b) => b.votes.map((v) => v.roll_call_id));
+    const held = await heldRollCalls(c, rollCallIds);
+    const rollCalls: unknown[] = [];
+    for (const b of bills) {
+      for (const v of b.votes) {
+        if (held.has(v.roll_call_id)) continue;
+        rollCalls.push({ ...v, member_votes: (await getJson(o, `/v1/votes/${v.roll_call_id}/details`)).data });
+      }
+    }
+    await c.query('BEGIN');
+    try {
+      await upsert(c, 'bill', bills);
+      await upsert(c, 'roll_call', rollCalls);
+      await writeState(c, { source: o.from, feed_cursor: page.summary.server_now, snapshot_generated_at: null });
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+    changes += page.data.length;
+    cursor = page.summary.server_now;
+    if (page.data.length < FEED_LIMIT) return { cursor, changes };
+  }
+}
+
+/** Resolves at the next event of the stream (or after FOLLOW_POLL_MS, or on abort). */
+function nextWake(o: SyncOptions, cursor: string): { wait: Promise<void>; close(): void } {
+  const ac = new AbortController();
+  const onAbort = () => ac.abort();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  const wait = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, FOLLOW_POLL_MS);
+    const done = () => { clearTimeout(timer); resolve(); };
+    request(new URL('/v1/stream', o.from), { headers: { 'x-api-key': o.key, 'last-event-id': cursor }, signal: ac.signal })
+      .then(async (res) => {
+        if (res.statusCode !== 200) {
+          await res.body.dump();
+          return;
+        }
+        for await (const chunk of res.body) if (/^(data|id):/m.test(String(chunk))) return done();
+        done(); // rotation or end: pull, then reconnect
+      })
+      .catch(() => undefined);
+  });
+  return { wait, close: () => { ac.abort(); o.signal?.removeEventListener('abort', onAbort); } };
+}
+
+export async function runSync(o: SyncOptions): Promise<SyncResult> {
+  const c = await openTarget(o.into);
+  try {
+    const state = await readState(c);
+    let cursor: string;
+    let records = 0;
+    let loadedSnapshot = false;
+    if (!state || state.source !== o.from) {
+      ({ cursor, records } = await loadSnapshot(o, c));
+      loadedSnapshot = true;
+      o.log?.(`loaded ${records} records`);
+    } else {
+      cursor = state.feed_cursor;
+      o.log?.(`resuming from cursor ${cursor}`);
+    }
+    let changes = 0;
+    for (;;) {
+      const r = await catchUp(o, c, cursor);
+      cursor = r.cursor;
+      changes += r.changes;
+      if (r.changes) o.log?.(`applied ${r.changes} changes, cursor ${cursor}`);
+      if (!o.follow || o.signal?.aborted) break;
+      const wake = nextWake(o, cursor);
+      await wake.wait;
+      wake.close();
+      if (o.signal?.aborted) break;
+    }
+    return { loadedSnapshot, records, changes, cursor };
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
