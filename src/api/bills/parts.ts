@@ -5,7 +5,7 @@ import { Type, type TSchema } from 'typebox';
 import type { Queryable } from '../../db/pool.js';
 import { badRequest } from '../../http/errors.js';
 import * as S from './schemas.js';
-import { SUBRESOURCE_SQL, textChangesOf } from './repository.js';
+import { subresourceOf, textChangesOf } from './repository.js';
 
 /**
  * The includable parts, in the order they are embedded: every list sub-resource of a bill.
@@ -59,7 +59,7 @@ export function parseInclude(raw: string | undefined): PartName[] | undefined {
 
 async function partRows(db: Queryable, name: PartName, billIds: number[]): Promise<Array<Record<string, unknown>>> {
   if (name === 'changes') return textChangesOf(db, billIds, false);
-  return (await db.query(SUBRESOURCE_SQL[name], [billIds])).rows;
+  return subresourceOf(db, name, billIds);
 }
 
 /**

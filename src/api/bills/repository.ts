@@ -142,6 +142,11 @@ export async function subresource(db: Queryable, name: string, billId: number): 
   return (await billExists(db, billId)) ? rows : undefined;
 }
 
+/** Rows of one sub-resource for many bills (`include=`, bulk files): ordered by bill, then as the endpoint orders them. */
+export async function subresourceOf(db: Queryable, name: string, billIds: number[]): Promise<Array<Record<string, unknown>>> {
+  return (await db.query(SUBRESOURCE_SQL[name], [billIds])).rows;
+}
+
 // Text changes (computed by the diff worker, src/texts).
 const CHANGE_COLUMNS = `tc.from_text_id, tc.to_text_id, tc.from_type_id, tc.to_type_id, ${iso('tc.from_created')} AS from_created,
   ${iso('tc.to_created')} AS to_created, tc.added_chars, tc.removed_chars, tc.added_lines, tc.removed_lines, tc.similarity,
