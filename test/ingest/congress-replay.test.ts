@@ -58,7 +58,7 @@ describe('Congress import replayed after a failed batch', () => {
     expect(people.map((p) => p.bioguide_id)).toEqual(['R000001', 'R000003', 'R000004']);
     for (const p of people) expect(Number(p.people_id)).toBe(derivedPeopleId('bioguide', p.bioguide_id));
     // The sponsor record's name and district, then the vote's party: merged into one row.
-    expect(people[0]).toMatchObject({ first_name: 'Pat', last_name: 'MemberR000001', party_id: 1, district: '2', import_hash: 'stub' });
+    expect(people[0]).toMatchObject({ first_name: 'Pat', last_name: 'MemberR000001', party_id: 1, district: 'MA-2', import_hash: 'stub' });
     const sponsors = (await db.pool.query(`SELECT b.external_ids->>'congress_bill_id' AS k, s.people_id FROM bill_sponsors s JOIN bills b USING (bill_id) ORDER BY 1`)).rows;
     expect(sponsors.map((s) => [s.k, Number(s.people_id)])).toEqual([['hr1-116', derivedPeopleId('bioguide', 'R000001')], ['hr3-116', derivedPeopleId('bioguide', 'R000003')]]);
     const voters = (await db.pool.query('SELECT people_id FROM roll_call_votes ORDER BY people_id')).rows.map((v) => Number(v.people_id));
