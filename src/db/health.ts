@@ -39,6 +39,7 @@ interface Log {
 }
 
 const PROBE_MS = 500;
+const PROBE_TIMEOUT_MS = 3000;
 
 export class DatabaseStatus extends EventEmitter {
   /** true from the first connection failure until a probe succeeds */
@@ -80,11 +81,20 @@ export class DatabaseStatus extends EventEmitter {
   private async check(): Promise<void> {
     // a pool that is being closed cannot answer again: stop probing it
     if (this.closed || !this.down || (this.pool as { ending?: boolean }).ending) return;
+    // A probe that never answers (every client held by a statement that hangs on a dead socket)
+    // must not leave the status down for good: it counts as a failure after PROBE_TIMEOUT_MS, so
+    // the next outage is noticed, and announced, as an outage of its own.
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await this.pool.query('SELECT 1');
+      await Promise.race([
+        this.pool.query('SELECT 1'),
+        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS); }),
+      ]);
     } catch {
       this.schedule();
       return;
+    } finally {
+      clearTimeout(timer);
     }
     this.down = false;
     this.log?.info({ down_ms: Date.now() - this.since }, 'database available again');
