@@ -1,5 +1,5 @@
 // Push-mirror ordering lanes (webhooks/queue/claims.ts): a mirror's bill pushes, and the documents
-// and roll calls that follow them, go one at a time in queue order, so a receiver never writes two
+// and roll calls that follow them, are claimed as runs and go one at a time in queue order, so a receiver never writes two
 // bills at once (two such transactions deadlock on MySQL's gap locks over adjacent bill ids);
 // person pushes go beside them; a push waiting for a retry does not hold its lane, while later
 // pushes of the same bill still wait for it.
@@ -34,20 +34,26 @@ async function mirror(url: string) {
 }
 
 describe('push-mirror lanes', () => {
-  it('claims one push of the lane, people beside it; a push waiting for a retry frees the lane but not its bill', async () => {
+  it('claims a lane as a run, one push per bill, people beside it; nothing more of the lane while it is in flight; a push waiting for a retry frees the lane but not its bill', async () => {
     const m = await mirror('http://127.0.0.1:9/push');
     const sub = Number(m.data.id);
     const d = (bill: number | null, lane: number | null, root = 'bill') => ({ subscription_id: sub, change_id: null, event_type: `${root}:${bill}`, bill_id: bill, lane,
       payload: '{}', target: root === 'bill' ? { root, bill_id: bill } : { root, people_id: 1 } });
     const L = MIRROR_LANE;
-    const [a, b, , p] = await enqueueDeliveries(t.db.pool, [d(10_970_001, L), d(10_970_002, L), d(10_970_101, L), d(null, null, 'person')], { wake: false });
+    const mine = async () => (await claimDue(t.db.pool, 10, 8, 60_000)).filter((x) => Number(x.subscription_id) === sub).map((x) => x.id).sort();
+    const [a, b, c, p] = await enqueueDeliveries(t.db.pool, [d(10_970_001, L), d(10_970_002, L), d(10_970_101, L), d(null, null, 'person')], { wake: false });
     const later = (await enqueueDeliveries(t.db.pool, [d(10_970_001, L)], { wake: false }))[0]!;
-    const claimed = (await claimDue(t.db.pool, 10, 8, 60_000)).filter((x) => Number(x.subscription_id) === sub).map((x) => x.id);
-    expect(claimed.sort()).toEqual([a!.id, p!.id].sort());
-    // the lane's first push failed and waits for its retry: the next bill goes, the same bill's next push does not
+    // the run: the lane's ready pushes, but not a second push of a bill already in it
+    expect(await mine()).toEqual([a!.id, b!.id, c!.id, p!.id].sort());
+    // while the run is in flight, a new push of the lane waits, however much room is left
+    const e = (await enqueueDeliveries(t.db.pool, [d(10_970_003, L)], { wake: false }))[0]!;
+    expect(await mine()).toEqual([]);
+    // the run's first push failed and waits for its retry, the others were delivered: the next
+    // bill goes, the failed bill's next push does not
     await t.db.pool.query(`UPDATE deliveries SET status = 'pending', next_attempt_at = now() + interval '1 hour', locked_until = NULL WHERE id = $1`, [a!.id]);
-    const next = (await claimDue(t.db.pool, 10, 8, 60_000)).filter((x) => Number(x.subscription_id) === sub).map((x) => x.id);
-    expect(next).toEqual([b!.id]);
+    await t.db.pool.query(`UPDATE deliveries SET status = 'delivered', delivered_at = now(), locked_until = NULL WHERE id = ANY($1)`, [[b!.id, c!.id, p!.id]]);
+    const next = await mine();
+    expect(next).toEqual([e.id]);
     expect(next).not.toContain(later.id);
     await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${sub}`, headers: { 'x-api-key': t.key } });
   });
@@ -86,6 +92,9 @@ describe('push-mirror lanes', () => {
       payload: '{"requested":true}', target: { root: 'person', people_id: 10_970_201 + i } })));
     await until(async () => r.received.filter((x) => x.body.startsWith('{"bill"')).length >= 8, 60_000, 'eight bill pushes');
     expect(maxBills).toBe(1);
+    // in the order the changes were made, whichever worker run carried them
+    const numbers = r.received.filter((x) => x.body.startsWith('{"bill"')).map((x) => (JSON.parse(x.body) as { bill: { bill_number: string } }).bill.bill_number);
+    expect(numbers).toEqual([1, 2, 3, 4].flatMap((i) => [`HB${(10_970_000 + i) % 10000}`, `HB${(10_970_100 + i) % 10000}`]));
     expect(overlapped).toBe(true);
   }, 90_000);
 });

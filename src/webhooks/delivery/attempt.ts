@@ -4,7 +4,7 @@
 import type { Config } from '../../config.js';
 import type { Pool } from '../../db/pool.js';
 import type { Logger } from '../../logger.js';
-import { handlerFor } from './kinds.js';
+import { handlerFor, type Rendered } from './kinds.js';
 import type { Outbound, OutboundResult } from './outbound.js';
 import { logDisabled } from './disable.js';
 import type { ClaimedDelivery } from '../queue/claims.js';
@@ -23,6 +23,8 @@ export interface DeliveryContext {
   complete?: (d: ClaimedDelivery, o: AttemptOutcome) => Promise<boolean>;
   /** called once the HTTP exchange is over, before the outcome is recorded */
   onResponse?: () => void;
+  /** the body, when the worker rendered it ahead of the send (a push-mirror lane's run) */
+  rendered?: Promise<Rendered>;
 }
 
 export interface AttemptReport extends AttemptOutcome {
@@ -39,7 +41,7 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
   try {
     // a process whose root did not register the kind: a failed attempt, retried, never a wrong body
     if (!handler) throw new Error(`no delivery handler for kind ${d.kind}`);
-    const rendered = await handler.render(ctx.db, d, ctx.config);
+    const rendered = await (ctx.rendered ?? handler.render(ctx.db, d, ctx.config));
     const headers = { ...signedHeaders(liveSecrets(d), d.public_id, rendered.body), ...rendered.headers };
     // one connection pool per subscription: a hanging receiver never holds another's sockets
     res = await ctx.outbound.post(d.webhook_url, headers, rendered.body, String(d.subscription_id));

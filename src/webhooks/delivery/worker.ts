@@ -25,6 +25,7 @@ import { claimDue, releaseClaims, type ClaimedDelivery } from '../queue/claims.j
 import { DELIVERY_CHANNEL } from '../queue/enqueue.js';
 import { CompletionBatcher, type AttemptOutcome } from '../queue/outcomes.js';
 import type { Resolver } from './guard.js';
+import { handlerFor, type Rendered } from './kinds.js';
 
 /** Deliveries claimed per subscription (all workers together): a hanging receiver holds at most these. */
 export const PER_SUBSCRIPTION = 8;
@@ -52,9 +53,16 @@ export interface DeliveryWorker extends Background {
   readonly stats: { claims: number; claimed: number; completions: number; recorded: number; released: number };
 }
 
+/** Pushes of one lane rendered ahead of the one being sent. */
+const RENDER_AHEAD = 4;
+
+const laneKey = (d: ClaimedDelivery): string | undefined => (d.lane === null ? undefined : `${d.subscription_id}:${d.lane}`);
+
 interface Queued {
   d: ClaimedDelivery;
   claimedAt: number;
+  /** a lane delivery's body, rendered while the pushes before it are sent */
+  rendered?: Promise<Rendered>;
 }
 
 export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOptions = {}): Promise<DeliveryWorker> {
@@ -74,6 +82,8 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
   const stats = { claims: 0, claimed: 0, completions: 0, recorded: 0, released: 0 };
   const queue: Queued[] = [];
   let inFlight = 0;
+  /** push-mirror lanes with a push of this worker in flight */
+  const lanesBusy = new Set<string>();
   const recording = new Set<Promise<void>>();
   let claiming: Promise<void> | undefined;
   // The last claim found less than it asked for: claim again only on a trigger, not in a spin.
@@ -127,13 +137,41 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
     if (!running) return;
     const stale: Queued[] = [];
     // Recording is bounded too: outcomes waiting for the database hold memory, not slots.
-    while (inFlight < concurrency && recording.size < 2 * concurrency && queue.length > 0) {
-      const q = queue.shift()!;
-      if (Date.now() - q.claimedAt > maxQueueWaitMs) stale.push(q);
-      else start(q.d);
+    // A push-mirror lane's run waits in the queue in id order and goes one at a time: the next
+    // starts when the one before it has its answer (claims.ts).
+    for (let i = 0; i < queue.length && inFlight < concurrency && recording.size < 2 * concurrency; ) {
+      const q = queue[i]!;
+      const key = laneKey(q.d);
+      if (Date.now() - q.claimedAt > maxQueueWaitMs) stale.push(...queue.splice(i, 1));
+      else if (key !== undefined && lanesBusy.has(key)) i++;
+      else {
+        queue.splice(i, 1);
+        start(q, key);
+      }
     }
     if (stale.length > 0) release(stale.map((q) => q.d));
+    renderAhead();
     claimMore();
+  }
+
+  // The pushes of a lane's run are sent one at a time, but rendering them (a dozen reads and the
+  // wire id map) need not wait: the next RENDER_AHEAD of each lane are rendered while the one
+  // before them is sent, so the receiver's turn-around, not the render, bounds a lane. The body is
+  // as of a moment after the claim, which follows the commit of the change that queued it; a
+  // change made after that queues a push of its own.
+  function renderAhead(): void {
+    const ahead = new Map<string, number>();
+    for (const q of queue) {
+      const key = laneKey(q.d);
+      if (key === undefined) continue;
+      const n = ahead.get(key) ?? 0;
+      if (n >= RENDER_AHEAD) continue;
+      ahead.set(key, n + 1);
+      const handler = q.rendered ? undefined : handlerFor(q.d.kind);
+      if (!handler) continue;
+      q.rendered = handler.render(db, q.d, config);
+      q.rendered.catch(() => undefined); // the failure is reported by the attempt that awaits it
+    }
   }
 
   function claimMore(): void {
@@ -146,7 +184,8 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
         const now = Date.now();
         claimFailures.ok();
         stats.claimed += rows.length;
-        for (const d of rows) queue.push({ d, claimedAt: now });
+        // id order: a lane's run is sent in the order it was queued
+        for (const d of rows.sort((a, b) => Number(a.id) - Number(b.id))) queue.push({ d, claimedAt: now });
         if (rows.length < want) drained = true;
       })
       .catch((err) => {
@@ -163,18 +202,20 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
       });
   }
 
-  function start(d: ClaimedDelivery): void {
+  function start({ d, rendered }: Queued, lane: string | undefined): void {
     inFlight++;
+    if (lane !== undefined) lanesBusy.add(lane);
     let released = false;
     const free = () => {
       if (released) return;
       released = true;
       inFlight--;
+      if (lane !== undefined) lanesBusy.delete(lane);
       pump();
     };
     const p: Promise<void> = (async () => {
       try {
-        await attemptDelivery({ ...dctx, onResponse: free }, d);
+        await attemptDelivery({ ...dctx, onResponse: free, rendered }, d);
       } catch (err) {
         // The claim stays in_flight and expires; another attempt follows. Nothing is lost.
         log.warn({ err, delivery: d.public_id }, 'delivery attempt failed to record');
