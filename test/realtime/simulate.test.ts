@@ -77,5 +77,5 @@ describe('simulator', () => {
     const same = await env.db.pool.query(
       'SELECT q.from_text_id, q.to_text_id FROM text_diff_queue q JOIN bill_texts a ON a.text_id = q.from_text_id JOIN bill_texts b ON b.text_id = q.to_text_id WHERE a.content = b.content');
     expect(same.rows).toEqual([]);
-  });
+  }, 180_000); // 400 revisions, each a few statements: long on a busy machine
 });
