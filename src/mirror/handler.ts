@@ -159,17 +159,34 @@ async function allChildren(db: Pool, d: ClaimedDelivery): Promise<Record<string,
   return Object.fromEntries(local.map(([key, kind, ids]) => [key, ids.map((id) => map.get(kind, id))]));
 }
 
+/**
+ * The bill pushes of the same bill queued behind this one: a push renders the bill as it is now,
+ * so it delivers them too (their reasons join its own), and a mirror that has fallen behind
+ * catches up by bills, not by changes. Only bill pushes, never documents or roll calls.
+ */
+async function laterBillPushes(db: Queryable, d: ClaimedDelivery): Promise<{ id: number; reason: number | null }[]> {
+  if (d.is_test || d.lane === null || d.bill_id === null || d.target?.root !== 'bill') return [];
+  const { rows } = await db.query<{ id: string; reason: number | null }>(
+    `SELECT id, (target->>'reason_id')::int AS reason FROM deliveries
+     WHERE subscription_id = $1 AND bill_id = $2 AND status = 'pending' AND id > $3 AND lane IS NOT NULL AND target->>'root' = 'bill'
+     ORDER BY id LIMIT 500`,
+    [d.subscription_id, d.bill_id, d.id]);
+  return rows.map((r) => ({ id: Number(r.id), reason: r.reason }));
+}
+
 export const mirrorHandler: KindHandler = {
   async render(db: Pool, d: ClaimedDelivery, config: Config) {
     const target = d.target ?? { root: 'sample' };
-    const reasons = target.reason_id !== undefined ? [Number(target.reason_id)] : [];
+    // the later pushes are read before the bill, so whatever they announce is in this render
+    const later = await laterBillPushes(db, d);
+    const reasons = [...new Set([target.reason_id, ...later.map((l) => l.reason)].filter((r) => r !== undefined && r !== null).map(Number))];
     // last_push beside the render, not before it (change_hash does not cover it)
     const [{ rows }, body] = await Promise.all([
       db.query<{ last: Date | null }>(`SELECT max(delivered_at) AS last FROM deliveries WHERE subscription_id = $1 AND status = 'delivered'`, [d.subscription_id]),
       renderPush(db, Number(d.subscription_id), target, null, reasons, config.publicBaseUrl),
     ]);
     if (body.bill) (body.bill as Record<string, unknown>).last_push = lsDateTime(rows[0]?.last ?? null);
-    return { body: JSON.stringify(body), headers: { authorization: `Token ${d.secret}` } };
+    return { body: JSON.stringify(body), headers: { authorization: `Token ${d.secret}` }, carries: later.map((l) => l.id) };
   },
   judge: judgeMirror,
   async afterDelivered(db, d, res) {

@@ -58,6 +58,38 @@ describe('push-mirror lanes', () => {
     await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${sub}`, headers: { 'x-api-key': t.key } });
   });
 
+  it('a bill push carries the pushes of the same bill queued behind it: one push, their reasons merged, all delivered', async () => {
+    const bill = 10_970_004;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const pushes: { reasons: Record<string, string> }[] = [];
+    const r = await startReceiver(async (rec) => {
+      const body = JSON.parse(rec.body) as { bill?: { bill_number: string; reasons: Record<string, string> } };
+      if (body.bill?.bill_number === `HB${bill % 10000}`) {
+        pushes.push(body.bill);
+        if (pushes.length === 1) await gate; // the first push is on the wire while the others queue
+      }
+      return { status: 200, body: '{"status":"OK"}' };
+    });
+    receivers.push(r);
+    const m = await mirror(r.url);
+    const sub = Number(m.data.id);
+    const ctx: BackgroundContext = { config: t.config, db: t.db.pool, dbRead: t.db.pool, databaseUrl: t.db.url, bus: t.bus, log: createLogger('silent', { pretty: false }) };
+    running.push(await startDispatcher(ctx, { pollMs: 50 }), await startDeliveryWorker(ctx, { pollMs: 50 }));
+    const ofBill = async () => (await t.db.pool.query<{ status: string }>(
+      `SELECT status FROM deliveries WHERE subscription_id = $1 AND bill_id = $2 AND target->>'root' = 'bill' ORDER BY id`, [sub, bill])).rows.map((x) => x.status);
+    await stampChange(t.db.pool, { bill_id: bill, state_id: 47, reason: 'StatusChange', old_status: 1, new_status: 2 });
+    await until(async () => pushes.length === 1, 60_000, 'the first push');
+    await stampChange(t.db.pool, { bill_id: bill, state_id: 47, reason: 'Text', detail: { text_id: 1 } });
+    await stampChange(t.db.pool, { bill_id: bill, state_id: 47, reason: 'Amendment', detail: { amendment_id: 1 } });
+    await until(async () => (await ofBill()).length === 3, 60_000, 'two more pushes queued');
+    release();
+    await until(async () => (await ofBill()).every((st) => st === 'delivered'), 60_000, 'every push of the bill delivered');
+    expect(pushes.length).toBe(2);
+    expect(pushes[1]!.reasons).toEqual({ '20': 'Text', '21': 'Amendment' });
+    await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${sub}`, headers: { 'x-api-key': t.key } });
+  }, 90_000);
+
   it('a receiver never has two bill pushes at once, while person pushes go beside them', async () => {
     let bills = 0;
     let people = 0;

@@ -8,7 +8,7 @@ import { handlerFor, type Rendered } from './kinds.js';
 import type { Outbound, OutboundResult } from './outbound.js';
 import { logDisabled } from './disable.js';
 import type { ClaimedDelivery } from '../queue/claims.js';
-import { completeAttempt, nextDelaySeconds, parseRetryAfter, type AttemptOutcome } from '../queue/outcomes.js';
+import { completeAttempt, deliverCarried, nextDelaySeconds, parseRetryAfter, type AttemptOutcome } from '../queue/outcomes.js';
 import { signedHeaders } from './signing.js';
 import { liveSecrets } from '../subscriptions.js';
 import { deliveryOutcomes } from '../../ops/metrics.js';
@@ -38,10 +38,11 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
   const handler = handlerFor(d.kind);
   const startedAt = new Date();
   let res: OutboundResult;
+  let rendered: Rendered | undefined;
   try {
     // a process whose root did not register the kind: a failed attempt, retried, never a wrong body
     if (!handler) throw new Error(`no delivery handler for kind ${d.kind}`);
-    const rendered = await (ctx.rendered ?? handler.render(ctx.db, d, ctx.config));
+    rendered = await (ctx.rendered ?? handler.render(ctx.db, d, ctx.config));
     const headers = { ...signedHeaders(liveSecrets(d), d.public_id, rendered.body), ...rendered.headers };
     // one connection pool per subscription: a hanging receiver never holds another's sockets
     res = await ctx.outbound.post(d.webhook_url, headers, rendered.body, String(d.subscription_id));
@@ -52,6 +53,7 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
   const failure = handler ? handler.judge(res) : (res.error ?? 'no delivery handler');
   const outcome = decide(ctx, d, res, failure, startedAt);
   deliveryOutcomes.inc({ outcome: outcome.status === 'delivered' ? 'delivered' : outcome.deactivate ? `failed_${outcome.deactivate}` : outcome.status === 'pending' ? 'retry_scheduled' : 'failed' });
+  if (outcome.status === 'delivered' && rendered?.carries?.length) await deliverCarried(ctx.db, rendered.carries, outcome.statusCode);
   const fenced = ctx.complete ? await ctx.complete(d, outcome) : await completeAttempt(ctx.db, d, outcome, (off) => logDisabled(ctx.log, off));
   if (fenced && outcome.status === 'delivered' && handler?.afterDelivered) {
     await handler.afterDelivered(ctx.db, d, res).catch((err) => ctx.log?.warn({ err, delivery: d.public_id }, 'after-delivery step failed'));

@@ -10,6 +10,8 @@ import type { OutboundResult } from './outbound.js';
 export interface Rendered {
   body: string;
   headers?: Record<string, string>;
+  /** queued deliveries this body delivers as well (a push of a bill as it is now serves its later pushes) */
+  carries?: number[];
 }
 
 /** What a subscription kind changes in the delivery path. */

@@ -18,6 +18,21 @@ export interface AttemptOutcome {
   deactivate?: string;
 }
 
+/**
+ * Delivers with their carrier the queued deliveries whose content its body carried. Recorded
+ * before the carrier's own outcome, while they still wait behind it (the carrier is the first open
+ * delivery of their bill), so no worker sends them in between; should the carrier's outcome then
+ * be lost, the carrier is sent again, which carries the bill as it is then.
+ */
+export async function deliverCarried(db: Queryable, ids: number[], statusCode: number | null): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE deliveries SET status = 'delivered', delivered_at = now(), locked_until = NULL, last_status_code = $2, last_error = NULL
+     WHERE id = ANY($1::bigint[]) AND status = 'pending'`,
+    [ids, statusCode],
+  );
+}
+
 export interface Completion {
   d: Pick<ClaimedDelivery, 'id' | 'attempts' | 'subscription_id'> & { is_test?: boolean };
   o: AttemptOutcome;
