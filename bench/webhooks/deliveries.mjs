@@ -22,6 +22,8 @@
 //   --hang-ms MS          how long the hanging receiver holds each request       (default 15000)
 //   --mirror-changes N    bill changes in each push-mirror run                  (default 400)
 //   --mirror-states N     states the push-mirror changes are spread over         (default 8)
+//   --mirror-rate N       changes/s of the push-mirror's steady-load run          (default 25)
+//   --mirror-seconds S    duration of that run                                   (default 20)
 //   --out FILE            where to save the JSON (default bench/results/webhooks.json)
 //   --no-save             print only
 import { fork } from 'node:child_process';
@@ -57,6 +59,8 @@ const { values: flags } = parseArgs({
     'hang-ms': { type: 'string', default: '15000' },
     'mirror-changes': { type: 'string', default: '400' },
     'mirror-states': { type: 'string', default: '8' },
+    'mirror-rate': { type: 'string', default: '25' },
+    'mirror-seconds': { type: 'string', default: '20' },
     out: { type: 'string', default: path.join(here, '../results/webhooks.json') },
     'no-save': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -303,6 +307,53 @@ try {
     results.mirror.runs.push({ states: nStates, pushes: mtotal, seconds: +msecs.toFixed(2), per_second: Math.round(mtotal / msecs) });
     await db.query('UPDATE subscriptions SET active = false WHERE id = $1', [sub.id]);
   }
+  // steady load: changes arrive at --mirror-rate per second for --mirror-seconds on random bench
+  // bills (one in six as a pair on the same bill, as a passed vote makes a Vote and a StatusChange);
+  // the mirror keeps up when its oldest waiting push stays young and it drains as soon as the
+  // changes stop
+  {
+    const RATE = Number(flags['mirror-rate']);
+    const SECS = Number(flags['mirror-seconds']);
+    const nBills = states.length * 200;
+    const sub = await createSubscription(db, { apiKeyId: keys[0].api_key_id, orgName: 'bench', kind: 'push_mirror', url: `http://127.0.0.1:${mirrorPort}/push`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
+    await new Promise((r) => setTimeout(r, 20));
+    arrivals.length = 0;
+    let changes = 0;
+    let maxLagMs = 0;
+    const lag = async () => Number((await db.query(
+      `SELECT coalesce(extract(epoch FROM now() - min(created_at)) * 1000, 0) AS ms FROM deliveries WHERE subscription_id = $1 AND status IN ('pending', 'in_flight')`, [sub.id])).rows[0].ms);
+    const t0 = performance.now();
+    for (let tick = 0; performance.now() - t0 < SECS * 1000; tick++) {
+      const due = Math.round(((tick + 1) * RATE) / 10) - Math.round((tick * RATE) / 10);
+      const bills = [];
+      for (let i = 0; i < due; i++) {
+        const g = Math.floor(Math.random() * nBills);
+        const bill = 19100000 + Math.floor(g / 200) * 1000 + (g % 200);
+        bills.push(bill);
+        if (Math.random() < 1 / 6 && i + 1 < due) { bills.push(bill); i++; }
+      }
+      if (bills.length > 0) {
+        await stamper.query(
+          `INSERT INTO changes (bill_id, state_id, reason_id, old_status, new_status, seq, changed_at)
+           SELECT b.bill_id, b.state_id, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g.n, clock_timestamp() + g.n * interval '1 microsecond'
+           FROM unnest($1::int[]) WITH ORDINALITY AS g(bill_id, n) JOIN bills b ON b.bill_id = g.bill_id`, [bills]);
+        changes += bills.length;
+      }
+      if (tick % 5 === 0) maxLagMs = Math.max(maxLagMs, await lag());
+      const next = t0 + (tick + 1) * 100;
+      await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+    }
+    const stopped = performance.now();
+    maxLagMs = Math.max(maxLagMs, await lag());
+    while ((await lag()) > 0) await new Promise((r) => setTimeout(r, 20));
+    const drainMs = performance.now() - stopped;
+    const { rows: [d] } = await db.query(
+      `SELECT count(*)::int AS deliveries, count(*) FILTER (WHERE status = 'delivered' AND attempts = 0)::int AS carried, count(*) FILTER (WHERE status <> 'delivered')::int AS undelivered
+       FROM deliveries WHERE subscription_id = $1`, [sub.id]);
+    results.mirror.steady = { rate: RATE, seconds: SECS, changes, deliveries: d.deliveries, carried: d.carried, undelivered: d.undelivered,
+      pushes_received: arrivals.filter((a) => a[0] === 'mirror').length, max_lag_ms: Math.round(maxLagMs), drain_ms: Math.round(drainMs) };
+    await db.query('UPDATE subscriptions SET active = false WHERE id = $1', [sub.id]);
+  }
   await mworker.stop();
   await mdispatcher.stop();
   results.loadavg_end = loadavg().map((x) => +x.toFixed(2));
@@ -326,6 +377,7 @@ console.table({
   [`bare undici, ${m.baseline_cap.in_flight} in flight (baseline)`]: { 'pushes/s': m.baseline_cap.per_second, pushes: m.baseline_cap.pushes, states: '-' },
   ...Object.fromEntries(m.runs.map((r) => [`push-mirror (one mirror, bill pushes)`, { 'pushes/s': r.per_second, pushes: r.pushes, states: r.states }])),
 });
+if (m.steady) console.table({ 'push-mirror, steady changes': m.steady });
 console.log('round trips by kind:', s.round_trips.by_kind);
 console.log('ratio to baseline:', results.ratio_to_baseline, ' hanging receiver:', results.hanging_receiver, ' loadavg:', results.loadavg_start, '→', results.loadavg_end);
 if (!flags['no-save']) {
