@@ -58,16 +58,37 @@ export interface BuildResult {
 }
 
 /**
+ * The records, the next batch read while the consumer writes this one: PostgreSQL's work (the
+ * snapshot's queries) and this process's (serialising, compressing) overlap instead of alternating.
+ */
+async function* oneAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  let next = it.next();
+  try {
+    for (;;) {
+      const r = await next;
+      if (r.done) return;
+      next = it.next();
+      next.catch(() => undefined); // awaited on the next turn; a consumer that stops early drops it
+      yield r.value;
+    }
+  } finally {
+    await next.catch(() => undefined);
+    await it.return?.(undefined);
+  }
+}
+
+/**
  * Writes a scope's files from one pass over its records: the NDJSON (one gzip member) and its
  * CSV tables. Returns their file ids.
  */
-async function writeScope(store: Queryable, scope: string, signature: string, records: AsyncIterable<BulkRecord[]>, signal?: AbortSignal): Promise<number[]> {
+export async function writeScope(store: Queryable, scope: string, signature: string, records: AsyncIterable<BulkRecord[]>, signal?: AbortSignal): Promise<number[]> {
   const fileId = await createFile(store, scope, signature);
   const ndjson = openSink(createGzip(), chunkSink(store, fileId));
   const csv = await CsvTablesWriter.create(store, scope, signature, tablesOf(scope === GLOBAL_SCOPE));
   const counts: Record<string, number> = {};
   try {
-    for await (const batch of records) {
+    for await (const batch of oneAhead(records)) {
       signal?.throwIfAborted();
       if (batch.length === 0) continue;
       let text = '';

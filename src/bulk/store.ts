@@ -55,7 +55,7 @@ export function chunkSink(db: Queryable, fileId: number): Writable & { size(): n
     }
   };
   const sink = new Writable({
-    highWaterMark: CHUNK_BYTES,
+    highWaterMark: 64 * 1024,
     write(chunk: Buffer, _enc, cb) {
       pending.push(chunk);
       pendingBytes += chunk.length;
