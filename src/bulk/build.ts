@@ -1,15 +1,17 @@
 // Building the bulk files: one consistent snapshot (snapshot.ts) per run, in which only the
-// jurisdictions that changed since the current files are rebuilt, as gzip members of NDJSON; the
-// others are unchanged at this snapshot, so their files move to its cursor as they are. The
-// all-in-one download is the concatenation of the members (a valid gzip file: RFC 1952 members).
+// jurisdictions that changed since the current files are rebuilt, as gzip members of NDJSON and
+// their CSV tables (csv.ts), from one pass over the records; the others are unchanged at this
+// snapshot, so their files move to its cursor as they are. The all-in-one NDJSON download is the
+// concatenation of the members (a valid gzip file: RFC 1952 members), the CSV zips are laid out
+// from the tables' files at request time (zip.ts).
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Pool, Queryable } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { withSnapshot } from './snapshot.js';
-import { chunkSink, cleanup, createFile, currentFiles, finishFile, publish } from './store.js';
+import { chunkSink, cleanup, createFile, currentFiles, finishFile, openSink, publish, type StoredFile } from './store.js';
+import { CsvTablesWriter } from './csv.js';
+import { tablesOf } from './tables.js';
 import { globalRecords, jurisdictionRecords, RECORD_TYPES, type BulkRecord, type Jurisdiction } from './records.js';
 
 /** Scope of the nationwide records (topics). */
@@ -37,6 +39,12 @@ const SIGNATURE_SQL = `
     md5(coalesce(string_agg(v.t || ':' || v.n || ':' || v.x, ',' ORDER BY v.t), '')) AS signature
   FROM states s LEFT JOIN v ON v.state_id = s.state_id GROUP BY s.state_id, s.state_abbr ORDER BY s.state_abbr`;
 
+/** Whether a scope has its NDJSON file and every CSV table (files written before CSV existed have none). */
+function hasEveryTable(files: StoredFile[], scope: string): boolean {
+  const have = new Set(files.filter((f) => f.scope === scope && f.format === 'csv').map((f) => f.part));
+  return tablesOf(scope === GLOBAL_SCOPE).every((t) => have.has(t.name));
+}
+
 interface Target extends Jurisdiction {
   signature: string;
 }
@@ -49,12 +57,38 @@ export interface BuildResult {
   bytes: number;
 }
 
-/** Writes one gzip member from the records and returns its file id. */
-async function writeMember(store: Queryable, scope: string, signature: string, records: AsyncIterable<BulkRecord[]>, signal?: AbortSignal): Promise<number> {
+/**
+ * The records, the next batch read while the consumer writes this one: PostgreSQL's work (the
+ * snapshot's queries) and this process's (serialising, compressing) overlap instead of alternating.
+ */
+async function* oneAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  let next = it.next();
+  try {
+    for (;;) {
+      const r = await next;
+      if (r.done) return;
+      next = it.next();
+      next.catch(() => undefined); // awaited on the next turn; a consumer that stops early drops it
+      yield r.value;
+    }
+  } finally {
+    await next.catch(() => undefined);
+    await it.return?.(undefined);
+  }
+}
+
+/**
+ * Writes a scope's files from one pass over its records: the NDJSON (one gzip member) and its
+ * CSV tables. Returns their file ids.
+ */
+export async function writeScope(store: Queryable, scope: string, signature: string, records: AsyncIterable<BulkRecord[]>, signal?: AbortSignal): Promise<number[]> {
   const fileId = await createFile(store, scope, signature);
+  const ndjson = openSink(createGzip(), chunkSink(store, fileId));
+  const csv = await CsvTablesWriter.create(store, scope, signature, tablesOf(scope === GLOBAL_SCOPE));
   const counts: Record<string, number> = {};
-  async function* lines() {
-    for await (const batch of records) {
+  try {
+    for await (const batch of oneAhead(records)) {
       signal?.throwIfAborted();
       if (batch.length === 0) continue;
       let text = '';
@@ -63,13 +97,16 @@ async function writeMember(store: Queryable, scope: string, signature: string, r
         counts[name] = (counts[name] ?? 0) + 1;
         text += JSON.stringify({ type: r.type, data: r.data }) + '\n';
       }
-      yield text;
+      await Promise.all([ndjson.write(text), csv.write(batch)]);
     }
+    const [size, csvIds] = await Promise.all([ndjson.end(), csv.finish()]);
+    await finishFile(store, fileId, size, counts);
+    return [fileId, ...csvIds];
+  } catch (err) {
+    ndjson.destroy(err as Error);
+    csv.destroy(err as Error);
+    throw err;
   }
-  const sink = chunkSink(store, fileId);
-  await pipeline(Readable.from(lines()), createGzip(), sink);
-  await finishFile(store, fileId, sink.size(), counts);
-  return fileId;
 }
 
 /**
@@ -80,7 +117,9 @@ async function writeMember(store: Queryable, scope: string, signature: string, r
  */
 export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<BuildResult> {
   await cleanup(pool, RETAIN_MS);
-  const current = new Map((await currentFiles(pool)).map((f) => [f.scope, f]));
+  const files = await currentFiles(pool);
+  const current = new Map(files.filter((f) => f.format === 'ndjson').map((f) => [f.scope, f]));
+  const complete = (scope: string) => hasEveryTable(files, scope);
   const client = await pool.connect();
   try {
     return await withSnapshot(client, async (snap) => {
@@ -92,23 +131,22 @@ export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: bo
         [cursors[0], snap.cursor])).rows.map((r) => r.state_id));
       const targets = states.filter((s) => {
         const prev = current.get(s.state_abbr);
-        return opts.force || !prev || prev.signature !== s.signature || logged.has(s.state_id);
+        return opts.force || !prev || prev.signature !== s.signature || logged.has(s.state_id) || !complete(s.state_abbr);
       });
       const fresh: number[] = [];
       for (const t of targets) {
-        fresh.push(await writeMember(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t), opts.signal));
+        fresh.push(...await writeScope(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t), opts.signal));
         log.debug({ scope: t.state_abbr }, 'bulk file written');
       }
       // The nationwide member is small: rebuilt when its content differs.
       const topics: BulkRecord[][] = [];
       for await (const batch of globalRecords(client)) topics.push(batch);
       const globalSig = createHash('sha256').update(JSON.stringify(topics)).digest('hex');
-      if (opts.force || current.get(GLOBAL_SCOPE)?.signature !== globalSig) {
-        fresh.push(await writeMember(pool, GLOBAL_SCOPE, globalSig, (async function* () { yield* topics; })()));
-      }
+      const globalBuilt = opts.force || current.get(GLOBAL_SCOPE)?.signature !== globalSig || !complete(GLOBAL_SCOPE);
+      if (globalBuilt) fresh.push(...await writeScope(pool, GLOBAL_SCOPE, globalSig, (async function* () { yield* topics; })()));
       await publish(pool, fresh, snap.cursor, snap.takenAt);
       const bytes = (await pool.query<{ n: number }>('SELECT coalesce(sum(size), 0)::bigint AS n FROM bulk_files WHERE file_id = ANY($1::bigint[])', [fresh])).rows[0].n;
-      return { cursor: snap.cursor, built: targets.map((t) => t.state_abbr).concat(fresh.length > targets.length ? [GLOBAL_SCOPE] : []), bytes };
+      return { cursor: snap.cursor, built: targets.map((t) => t.state_abbr).concat(globalBuilt ? [GLOBAL_SCOPE] : []), bytes };
     });
   } finally {
     client.release();

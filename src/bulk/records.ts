@@ -6,7 +6,7 @@
 import type { Queryable } from '../db/pool.js';
 import { billsOfState } from '../api/bills/repository.js';
 import { embedParts, PART_NAMES } from '../api/bills/parts.js';
-import { memberVotes } from '../api/votes/repository.js';
+import { memberRanks, memberVotesRanked } from '../api/votes/repository.js';
 import { roster } from '../api/legislators/repository.js';
 import { committeeMembers, listCommittees } from '../api/committees/repository.js';
 import { listSessions } from '../api/reference/repository.js';
@@ -34,8 +34,8 @@ export interface BulkRecord {
   data: Record<string, unknown>;
 }
 
-/** Bills read (with all their parts) per round trip set. */
-const BILL_BATCH = 500;
+/** Bills read (with all their parts) per round trip set: 250 keeps the builder under 200 MiB (500 peaked near 270). */
+const BILL_BATCH = 250;
 /** No list limit: a jurisdiction's whole set. */
 const ALL = 2_000_000_000;
 
@@ -56,6 +56,7 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
   yield list('hearing', await listHearings(db, { stateId: j.state_id, limit: ALL }));
   yield list('subject', await listSubjects(db, { stateId: j.state_id, limit: ALL }));
   yield list('candidate', await listCandidates(db, { state: j.state_abbr, limit: ALL, offset: 0 }));
+  const ranks = await memberRanks(db);
   for (let after = 0; ;) {
     const bills = await billsOfState(db, j.state_id, after, BILL_BATCH);
     if (bills.length === 0) return;
@@ -63,7 +64,7 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
     await embedParts(db, bills as Array<{ bill_id: number }>, PART_NAMES);
     const rollCalls = bills.flatMap((b) => (b as unknown as { votes: Array<Record<string, unknown>> }).votes.map((v) => ({ ...v })));
     yield list('bill', bills);
-    yield list('roll_call', await withMemberVotes(db, rollCalls));
+    yield list('roll_call', await withMemberVotes(db, rollCalls, ranks));
   }
 }
 
@@ -72,11 +73,11 @@ export async function* globalRecords(db: Queryable): AsyncGenerator<BulkRecord[]
   yield (await listTopics(db)).map((data) => ({ type: 'topic' as const, data }));
 }
 
-async function withMemberVotes(db: Queryable, rollCalls: Array<Record<string, unknown>>) {
+async function withMemberVotes(db: Queryable, rollCalls: Array<Record<string, unknown>>, ranks: Map<unknown, number>) {
   if (rollCalls.length === 0) return rollCalls;
   const byId = new Map<number, Array<Record<string, unknown>>>();
   for (const rc of rollCalls) byId.set(rc.roll_call_id as number, (rc.member_votes = []) as Array<Record<string, unknown>>);
-  for (const row of await memberVotes(db, [...byId.keys()])) {
+  for (const row of await memberVotesRanked(db, [...byId.keys()], ranks)) {
     const rc = row._rc as number;
     delete row._rc;
     byId.get(rc)?.push(row);

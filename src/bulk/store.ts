@@ -1,7 +1,9 @@
 // Where bulk files live: PostgreSQL (bulk_files + fixed-size bulk_chunks), so every replica serves
 // the same bytes with no shared volume, and the embedded default needs no setup. Writing streams
 // chunk by chunk (one chunk in memory); reading a byte range fetches only the chunks it covers.
-import { Writable } from 'node:stream';
+import { once } from 'node:events';
+import { Writable, type Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Queryable } from '../db/pool.js';
 
 /** Bytes per stored chunk; every chunk but a file's last is exactly this long (Range arithmetic relies on it). */
@@ -9,9 +11,17 @@ export const CHUNK_BYTES = 1 << 20;
 /** Chunks fetched per query while streaming a download. */
 const CHUNKS_PER_READ = 4;
 
+export type Format = 'ndjson' | 'csv';
+
 export interface StoredFile {
   file_id: number;
   scope: string;
+  format: Format;
+  /** the CSV table; '' for NDJSON */
+  part: string;
+  /** CSV: bytes before compression, and their CRC-32 */
+  raw_size: number | null;
+  crc32: number | null;
   feed_cursor: string;
   generated_at: string;
   built_at: string;
@@ -20,8 +30,9 @@ export interface StoredFile {
   counts: Record<string, number>;
 }
 
-export async function createFile(db: Queryable, scope: string, signature: string): Promise<number> {
-  const { rows } = await db.query<{ file_id: number }>('INSERT INTO bulk_files (scope, signature) VALUES ($1, $2) RETURNING file_id', [scope, signature]);
+export async function createFile(db: Queryable, scope: string, signature: string, format: Format = 'ndjson', part = ''): Promise<number> {
+  const { rows } = await db.query<{ file_id: number }>(
+    'INSERT INTO bulk_files (scope, signature, format, part) VALUES ($1, $2, $3, $4) RETURNING file_id', [scope, signature, format, part]);
   return rows[0].file_id;
 }
 
@@ -44,7 +55,7 @@ export function chunkSink(db: Queryable, fileId: number): Writable & { size(): n
     }
   };
   const sink = new Writable({
-    highWaterMark: CHUNK_BYTES,
+    highWaterMark: 64 * 1024,
     write(chunk: Buffer, _enc, cb) {
       pending.push(chunk);
       pendingBytes += chunk.length;
@@ -58,8 +69,35 @@ export function chunkSink(db: Queryable, fileId: number): Writable & { size(): n
   return Object.assign(sink, { size: () => total });
 }
 
-export async function finishFile(db: Queryable, fileId: number, size: number, counts: Record<string, number>): Promise<void> {
-  await db.query('UPDATE bulk_files SET size = $2, counts = $3 WHERE file_id = $1', [fileId, size, JSON.stringify(counts)]);
+/** A stream (a compressor) piped into a chunk sink, written with backpressure. */
+export interface OpenSink {
+  /** resolves when the stream can take more (rejects when the pipeline failed) */
+  write(buf: Buffer | string): Promise<void>;
+  /** ends the stream; resolves with the bytes stored once all are */
+  end(): Promise<number>;
+  destroy(err: Error): void;
+}
+
+export function openSink(head: Transform, sink: Writable & { size(): number }): OpenSink {
+  const done = pipeline(head, sink);
+  done.catch(() => undefined); // surfaced by write() and end()
+  return {
+    async write(buf) {
+      if (!head.write(buf)) await Promise.race([once(head, 'drain'), done]);
+    },
+    async end() {
+      head.end();
+      await done;
+      return sink.size();
+    },
+    destroy: (err) => head.destroy(err),
+  };
+}
+
+export async function finishFile(db: Queryable, fileId: number, size: number, counts: Record<string, number>,
+  csv?: { rawSize: number; crc32: number }): Promise<void> {
+  await db.query('UPDATE bulk_files SET size = $2, counts = $3, raw_size = $4, crc32 = $5 WHERE file_id = $1',
+    [fileId, size, JSON.stringify(counts), csv?.rawSize ?? null, csv?.crc32 ?? null]);
 }
 
 /**
@@ -79,12 +117,12 @@ export async function publish(db: Queryable, fileIds: number[], cursor: string, 
   await db.query(`UPDATE bulk_files SET feed_cursor = $1, generated_at = $2 WHERE status = 'current'`, [cursor, generatedAt]);
 }
 
-/** The current files, by scope. */
+/** The current files, by scope (then format and table). */
 export async function currentFiles(db: Queryable): Promise<StoredFile[]> {
   const { rows } = await db.query<StoredFile>(
-    `SELECT file_id, scope, feed_cursor, to_char(generated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS generated_at,
+    `SELECT file_id, scope, format, part, raw_size, crc32, feed_cursor, to_char(generated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS generated_at,
        to_char(built_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS built_at, signature, size, counts
-     FROM bulk_files WHERE status = 'current' ORDER BY scope`,
+     FROM bulk_files WHERE status = 'current' ORDER BY scope, format, part`,
   );
   return rows;
 }
@@ -101,17 +139,23 @@ export interface Member {
   file_id: number;
   size: number;
 }
+/** A part of a download: a stored file, or bytes made at request time (a zip's headers). */
+export type Piece = Member | { data: Buffer; size: number };
 
 /**
- * The bytes [start, end] (inclusive) of the concatenation of `members`, in pieces of at most
+ * The bytes [start, end] (inclusive) of the concatenation of `pieces`, in parts of at most
  * CHUNKS_PER_READ chunks: memory stays flat whatever the file size.
  */
-export async function* readRange(db: Queryable, members: Member[], start: number, end: number): AsyncGenerator<Buffer> {
+export async function* readRange(db: Queryable, pieces: Piece[], start: number, end: number): AsyncGenerator<Buffer> {
   let base = 0;
-  for (const m of members) {
+  for (const m of pieces) {
     const lo = Math.max(start, base);
     const hi = Math.min(end, base + m.size - 1);
-    if (lo <= hi) {
+    if (lo > hi) {
+      // outside the range
+    } else if ('data' in m) {
+      yield m.data.subarray(lo - base, hi - base + 1);
+    } else {
       const from = lo - base;
       const to = hi - base;
       for (let n = Math.floor(from / CHUNK_BYTES); n <= Math.floor(to / CHUNK_BYTES); n += CHUNKS_PER_READ) {

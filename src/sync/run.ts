@@ -34,9 +34,15 @@ const LOAD_BATCH = 500;
 /** Without the stream (or between its events), how often the feed is polled when following. */
 const FOLLOW_POLL_MS = 30_000;
 
+/** Waits ms, or less when aborted; leaves no listener behind (a long wait for the first file sleeps many times). */
 const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+  const done = () => {
+    clearTimeout(t);
+    signal?.removeEventListener('abort', done);
+    resolve();
+  };
+  const t = setTimeout(done, ms);
+  signal?.addEventListener('abort', done, { once: true });
 });
 
 /** A GET with the key; waits and retries on 429 and 503 (Retry-After) and on connection errors. */

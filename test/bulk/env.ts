@@ -1,10 +1,13 @@
 // A bulk test environment: a small demo corpus, the relay running, the app, and helpers to read a
 // bulk file back as records.
-import { gunzipSync } from 'node:zlib';
+import { buffer as readAll } from 'node:stream/consumers';
+import { crc32, gunzipSync } from 'node:zlib';
+import yauzl from 'yauzl';
+import { parse } from 'csv-parse/sync';
 import pino from 'pino';
 import { seed } from '../../src/ingest/seed.js';
 import { startRelay, type Relay } from '../../src/changes/relay.js';
-import { readRange, type Member } from '../../src/bulk/store.js';
+import { readRange, type Piece } from '../../src/bulk/store.js';
 import type { Queryable } from '../../src/db/pool.js';
 import { freshDatabase } from '../helpers/db.js';
 import { testApp, testConfig, type TestApp } from '../helpers/app.js';
@@ -58,9 +61,34 @@ export function parseNdjsonGz(buf: Buffer): Parsed {
   return { byType, lines };
 }
 
-export async function readMembers(db: Queryable, members: Member[]): Promise<Buffer> {
+export async function readMembers(db: Queryable, members: Piece[]): Promise<Buffer> {
   const size = members.reduce((n, m) => n + m.size, 0);
   const parts: Buffer[] = [];
   for await (const b of readRange(db, members, 0, size - 1)) parts.push(Buffer.from(b));
   return Buffer.concat(parts);
+}
+
+/** The files of a zip by name, read with yauzl; fails on a size or CRC-32 mismatch (yauzl checks sizes, not CRCs). */
+export async function readZip(buf: Buffer): Promise<Map<string, Buffer>> {
+  const zip = await yauzl.fromBufferPromise(buf, { lazyEntries: true, validateEntrySizes: true });
+  const files = new Map<string, Buffer>();
+  for await (const entry of zip.eachEntry()) {
+    const data = await readAll(await zip.openReadStreamPromise(entry));
+    if (crc32(data) !== entry.crc32) throw new Error(`${entry.fileName}: CRC-32 ${crc32(data)} != ${entry.crc32}`);
+    files.set(entry.fileName, data);
+  }
+  return files;
+}
+
+/**
+ * A CSV table read with csv-parse: the header, and each row as an object whose cells are strings,
+ * or null for an unquoted empty cell (a quoted "" is the empty string).
+ */
+export function parseCsv(data: Buffer): { header: string[]; rows: Array<Record<string, string | null>> } {
+  const records = parse(data, {
+    cast: (value, ctx) => (!ctx.quoting && value === '' ? null : value),
+    relax_column_count: false,
+  }) as Array<Array<string | null>>;
+  const [header, ...rest] = records;
+  return { header: header as string[], rows: rest.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]]))) };
 }

@@ -2,6 +2,7 @@
 // once per BULK_INTERVAL, and a standby takes over when the active one stops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBulk, BULK_LOCK_KEY } from '../../src/bulk/role.js';
+import { TABLES } from '../../src/bulk/tables.js';
 import type { Background, BackgroundContext } from '../../src/background.js';
 import { testConfig } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
@@ -15,8 +16,11 @@ afterAll(async () => env?.close());
 
 const holders = async () => (await env.db.pool.query<{ pid: number }>(
   `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted`, [BULK_LOCK_KEY])).rows.map((r) => r.pid);
-const files = async () => (await env.db.pool.query<{ n: number; current: number }>(
-  `SELECT count(*)::int AS n, count(*) FILTER (WHERE status = 'current')::int AS current FROM bulk_files`)).rows[0];
+/** NDJSON files, and the CSV tables beside them (a jurisdiction's tables and the nationwide topics). */
+const files = async () => (await env.db.pool.query<{ n: number; current: number; csv: number }>(
+  `SELECT count(*) FILTER (WHERE format = 'ndjson')::int AS n, count(*) FILTER (WHERE status = 'current' AND format = 'ndjson')::int AS current,
+     count(*) FILTER (WHERE format = 'csv')::int AS csv FROM bulk_files`)).rows[0];
+const CSV_FILES = 52 * (TABLES.length - 1) + 1;
 
 describe('bulk role', () => {
   it('builds once with one active builder, and a standby takes over', async () => {
@@ -30,7 +34,7 @@ describe('bulk role', () => {
       expect(await holders()).toHaveLength(1);
       const first = await holders();
       // built once: 52 jurisdictions and the nationwide member, no second set from the standby
-      expect(await files()).toEqual({ n: 53, current: 53 });
+      expect(await files()).toEqual({ n: 53, current: 53, csv: CSV_FILES });
       const listing = (await env.get('/v1/bulk')).body.data;
       expect(listing[0].scope).toBe('all');
       // the active one stops (whichever it is); the other takes the lock, and, within the interval, builds nothing
@@ -46,7 +50,7 @@ describe('bulk role', () => {
         const [pid] = await holders();
         await waitFor('the new builder\'s second tick', async () => (await env.db.pool.query(
           `SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query = 'SELECT 1'`, [pid])).rowCount === 1, 30_000);
-        expect(await files()).toEqual({ n: 53, current: 53 });
+        expect(await files()).toEqual({ n: 53, current: 53, csv: CSV_FILES });
       } finally {
         await c.stop();
       }

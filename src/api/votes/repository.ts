@@ -11,21 +11,49 @@ export async function getRollCall(db: Queryable, id: number) {
   )).rows[0];
 }
 
+/** A roll call's members by surname as people expect (name_sort), people_id last: a total order. */
+const MEMBER_ORDER = 'p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id';
+
+const memberVotesSql = (order: string) =>
+  `SELECT v.roll_call_id AS _rc, v.people_id, p.name, ${PARTY_NAME} AS party_name, p.district,
+     coalesce(vt.vote_name, 'Not Voting') AS vote
+   FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
+   LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
+   WHERE v.roll_call_id = ANY($1::int[])
+   ORDER BY ${order}`;
+
 /**
  * Each member's vote, by surname, for roll calls ($1, int[]) ordered by roll call first: the
- * endpoint passes one id, the bulk files a batch. Each row carries its roll call in `_rc` (the
- * response row has none): the endpoint's serializer drops it, the bulk writer groups by it.
+ * endpoint passes one id. Each row carries its roll call in `_rc` (the response row has none):
+ * the endpoint's serializer drops it, the bulk writer groups by it.
  */
 export async function memberVotes(db: Queryable, ids: number[]) {
-  return (await db.query(
-    `SELECT v.roll_call_id AS _rc, v.people_id, p.name, ${PARTY_NAME} AS party_name, p.district,
-       coalesce(vt.vote_name, 'Not Voting') AS vote
-     FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
-     LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
-     WHERE v.roll_call_id = ANY($1::int[])
-     ORDER BY v.roll_call_id, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
-    [ids],
-  )).rows;
+  return (await db.query(memberVotesSql(`v.roll_call_id, ${MEMBER_ORDER}`), [ids])).rows;
+}
+
+/** Every person's position in a roll call's member order (for memberVotesRanked). */
+export async function memberRanks(db: Queryable): Promise<Map<unknown, number>> {
+  const { rows } = await db.query<{ people_id: unknown }>(`SELECT p.people_id FROM people p ORDER BY ${MEMBER_ORDER}`);
+  return new Map(rows.map((r, i) => [r.people_id, i]));
+}
+
+/**
+ * memberVotes for many roll calls at once (the bulk files' batches): the same rows in the same
+ * order, with the collation's comparisons made once per person (`ranks`, from memberRanks in the
+ * same snapshot) instead of once per pair of rows: on a batch of tens of thousands of member
+ * votes the collation sort was half the query's time.
+ */
+export async function memberVotesRanked(db: Queryable, ids: number[], ranks: Map<unknown, number>) {
+  const rows = (await db.query(memberVotesSql('v.roll_call_id'), [ids])).rows as Array<Record<string, unknown>>;
+  const rank = (r: Record<string, unknown>) => ranks.get(r.people_id) ?? Number.MAX_SAFE_INTEGER;
+  for (let start = 0; start < rows.length;) {
+    let end = start + 1;
+    while (end < rows.length && rows[end]._rc === rows[start]._rc) end++;
+    const group = rows.slice(start, end).sort((a, b) => rank(a) - rank(b));
+    for (let i = 0; i < group.length; i++) rows[start + i] = group[i];
+    start = end;
+  }
+  return rows;
 }
 
 export async function rollCallExists(db: Queryable, id: number): Promise<boolean> {

@@ -1,0 +1,79 @@
+// Writing one scope's CSV tables: each table's rows (no header) go through csv-stringify and raw
+// deflate into a stored file of their own. The deflate data ends in a sync flush instead of a
+// final block, so the files of several scopes, concatenated, are one valid deflate stream; the zip
+// downloads are laid out from them (zip.ts), which is what lets `all` hold every jurisdiction
+// without compressing anything again when one jurisdiction changes.
+import { constants, createDeflateRaw, crc32 } from 'node:zlib';
+import { stringify, type Options } from 'csv-stringify/sync';
+import type { Queryable } from '../db/pool.js';
+import { chunkSink, createFile, finishFile, openSink, type OpenSink } from './store.js';
+import { tableRows, type Table, type TableRows } from './tables.js';
+import type { BulkRecord } from './records.js';
+
+/**
+ * RFC 4180 with LF line ends. Strings are always quoted, so an empty string ("") and null (an
+ * empty cell) stay apart, as PostgreSQL's `COPY … CSV` reads them; booleans are true/false; a
+ * nested value is its JSON.
+ */
+export const CSV_OPTIONS: Options = {
+  quoted_string: true,
+  cast: { boolean: (v) => (v ? 'true' : 'false'), object: (v) => JSON.stringify(v) },
+};
+
+/** The header line of a table. */
+export const headerLine = (t: Table): Buffer => Buffer.from(stringify([t.columns], CSV_OPTIONS));
+
+interface Open {
+  table: Table;
+  fileId: number;
+  sink: OpenSink;
+  rows: number;
+  rawSize: number;
+  crc: number;
+}
+
+export class CsvTablesWriter {
+  private constructor(private readonly db: Queryable, private readonly open: Map<string, Open>) {}
+
+  /** Creates a file per table (status building) for the scope. */
+  static async create(db: Queryable, scope: string, signature: string, tables: Table[]): Promise<CsvTablesWriter> {
+    const open = new Map<string, Open>();
+    for (const table of tables) {
+      const fileId = await createFile(db, scope, signature, 'csv', table.name);
+      const deflate = createDeflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
+      open.set(table.name, { table, fileId, sink: openSink(deflate, chunkSink(db, fileId)), rows: 0, rawSize: 0, crc: 0 });
+    }
+    return new CsvTablesWriter(db, open);
+  }
+
+  /** Adds the records' rows to their tables; resolves once every table can take more. */
+  async write(records: BulkRecord[]): Promise<void> {
+    const rows: TableRows = tableRows(records);
+    const waits: Array<Promise<void>> = [];
+    for (const [name, values] of rows) {
+      const t = this.open.get(name);
+      if (!t) throw new Error(`bulk: no CSV table ${name} in this scope`);
+      const bytes = Buffer.from(stringify(values, CSV_OPTIONS));
+      t.rows += values.length;
+      t.rawSize += bytes.length;
+      t.crc = crc32(bytes, t.crc);
+      waits.push(t.sink.write(bytes));
+    }
+    await Promise.all(waits);
+  }
+
+  /** Ends every table and records its sizes and CRC; returns the file ids. */
+  async finish(): Promise<number[]> {
+    const all = [...this.open.values()];
+    await Promise.all(all.map(async (t) => {
+      const size = await t.sink.end();
+      await finishFile(this.db, t.fileId, size, { rows: t.rows }, { rawSize: t.rawSize, crc32: t.crc });
+    }));
+    return all.map((t) => t.fileId);
+  }
+
+  /** Stops every table's stream (an aborted or failed build). */
+  destroy(err: Error): void {
+    for (const t of this.open.values()) t.sink.destroy(err);
+  }
+}
