@@ -4,7 +4,7 @@
 // writes into LegiScan's tables (legiscan-schema.*.sql) in PostgreSQL and, when MYSQL_URL is set,
 // MariaDB in strict mode. Zero pushes may be rejected, and the stored rows must equal the API's
 // answers field by field (through the documented id map, district and time conventions).
-// With LDS_MIRROR_FULL=1 (CI's services run) every real source in ../shared/data goes in full:
+// With LDS_MIRROR_FULL=1 every real source in ../shared/data goes in full:
 // every LegiScan dataset, Congress 116 (bills and votes), congress-legislators and every Open States
 // person (about 20,000 pushes, ten minutes on 2 cores); otherwise slices of them keep `npm test`
 // short. The simulator runs LDS_MIRROR_SIM_COUNT actions with the mirror active (500 by default,
