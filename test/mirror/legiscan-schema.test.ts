@@ -173,7 +173,7 @@ describe('push-mirror into LegiScan\'s schema', () => {
     await push('bill', bills.legiscan);
     await push('person', [...people.congress, ...people.openstates]);
     const t1 = Date.now();
-    await settled('importer pushes');
+    await settled('importer pushes', 850_000);
     console.log(`importers settled in ${Date.now() - t1} ms; pushes stored so far: ${JSON.stringify(receiver.stored)}`);
     expect(await failures()).toEqual([]);
     expect(receiver.rejected).toEqual([]);
