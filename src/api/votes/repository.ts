@@ -15,12 +15,21 @@ export async function getRollCall(db: Queryable, id: number) {
  * Each member's vote, by surname, for roll calls ($1, int[]) ordered by roll call first: the
  * endpoint passes one id, the bulk files a batch. Each row carries its roll call in `_rc` (the
  * response row has none): the endpoint's serializer drops it, the bulk writer groups by it.
+ *
+ * For one roll call each member is read by primary key (a LATERAL subquery, which the planner
+ * keeps as a nested loop): a few hundred lookups. Joined plainly, the planner hashes all of
+ * people (~8,000 rows) for every roll call, which took twice as long at either corpus size; for a
+ * batch of roll calls that hash is the cheaper plan, so the bulk files keep the join.
  */
 export async function memberVotes(db: Queryable, ids: number[]) {
+  const person = ids.length === 1
+    ? `CROSS JOIN LATERAL (SELECT p.people_id, p.name, p.party_id, p.party_name, p.district, p.last_name, p.first_name
+         FROM people p WHERE p.people_id = v.people_id LIMIT 1) p`
+    : 'JOIN people p ON p.people_id = v.people_id';
   return (await db.query(
     `SELECT v.roll_call_id AS _rc, v.people_id, p.name, ${PARTY_NAME} AS party_name, p.district,
        coalesce(vt.vote_name, 'Not Voting') AS vote
-     FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
+     FROM roll_call_votes v ${person}
      LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
      WHERE v.roll_call_id = ANY($1::int[])
      ORDER BY v.roll_call_id, p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id`,
