@@ -8,6 +8,7 @@
 //   DATABASE_URL=postgres://.../db flock /work/bench.lock node bench/read/read.mjs --corpus 30k [--seconds 10] [--only bill,q_rare]
 //     [--rate N: a fixed open-loop rate instead of half the baseline's maximum] [--profile dir: the app runs under --cpu-prof]
 //     [--before dir: another build of the app measured beside it, e.g. the previous commit's]
+//     [--repeat N: each run N times, the servers taking turns; medians reported]
 // REDIS_URL and NATS_URL, when set, are passed to the app as a deployment sets them. Results of a
 // corpus replace that corpus's entry in bench/results/read.json (a run with --only merges its cases).
 import { spawn } from 'node:child_process';
@@ -27,6 +28,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'string' },
     before: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
     rate: { type: 'string' },
     'no-save': { type: 'boolean', default: false },
   },
@@ -64,8 +66,17 @@ function freePort() {
   });
 }
 
+// Every child is stopped when this process ends, however it ends.
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
 function runNode(argv, env, stdout = 'pipe') {
-  return spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
 }
 
 async function waitFor(fn, what, ms = 60_000) {
@@ -94,7 +105,7 @@ async function startApp(appRoot, profileDir) {
 }
 const { proc: app, port: appPort } = await startApp(root, args.profile);
 // --before <dir>: another build of the app (a copy of bin/, dist/ and src/db/migrations with
-// node_modules linked), measured in the same run for a before/after comparison.
+// public/ and node_modules linked), measured in the same run for a before/after comparison.
 const before = args.before ? await startApp(args.before.replace(/\/?$/, '/')) : undefined;
 
 const base = runNode([`${here}baseline.mjs`, JSON.stringify(ids)], { DB_POOL_SIZE: String(POOL_SIZE) });
@@ -144,33 +155,58 @@ async function sameBody(path) {
   return { same: a.status === 200 && isDeepStrictEqual(a.body, b.body), rows, bytes: JSON.stringify(a.body).length };
 }
 
+/** The run with the median of `field` (runs of one server, one mode), with every run's figures kept. */
+function median(runs, field) {
+  const sorted = [...runs].sort((a, b) => a[field] - b[field]);
+  const m = sorted[(sorted.length - 1) >> 1];
+  return runs.length === 1 ? m : { ...m, runs };
+}
+const ratio = (a, b) => Math.round((a / b) * 100) / 100;
+
+// Servers measured per case: the baseline first (its maximum sets the open rate), then the app,
+// then the --before build. With --repeat N each mode runs N times, the servers taking turns, and
+// the medians are reported (throughput by req/s, latency by p99).
+const servers = [
+  { name: 'baseline', pid: base.pid, port: basePort, headers: {} },
+  { name: 'app', pid: app.pid, port: appPort, headers },
+  ...(before ? [{ name: 'before', pid: before.proc.pid, port: before.port, headers }] : []),
+];
+const repeat = Number(args.repeat);
+
 const loadavgStart = os.loadavg();
 const results = [];
 for (const c of cases) {
   const check = await sameBody(c.path);
   if (!check.same) console.error(`warning: ${c.name}: the app's and the baseline's bodies differ`);
   const loadavg = os.loadavg();
-  for (const port of [basePort, appPort, ...(before ? [before.port] : [])]) await load({ mode: 'closed', url: target(port, c.path), seconds: warmup, connections: 10, headers });
-  const closedBase = await measured(base.pid, { mode: 'closed', url: target(basePort, c.path), seconds, connections: CONNECTIONS });
-  const closedApp = await measured(app.pid, { mode: 'closed', url: target(appPort, c.path), seconds, connections: CONNECTIONS, headers });
-  const rate = args.rate ? Number(args.rate) : Math.max(1, Math.round(closedBase.rps / 2));
-  const openBase = await measured(base.pid, { mode: 'open', url: target(basePort, c.path), seconds, rate });
-  const openApp = await measured(app.pid, { mode: 'open', url: target(appPort, c.path), seconds, rate, headers });
-  let prior;
-  if (before) {
-    const closedPrior = await measured(before.proc.pid, { mode: 'closed', url: target(before.port, c.path), seconds, connections: CONNECTIONS, headers });
-    const openPrior = await measured(before.proc.pid, { mode: 'open', url: target(before.port, c.path), seconds, rate, headers });
-    prior = { closed: closedPrior, open: openPrior, ratio: Math.round((closedPrior.rps / closedBase.rps) * 100) / 100, p99_ratio: Math.round((openPrior.p99_ms / openBase.p99_ms) * 100) / 100 };
+  for (const s of servers) await load({ mode: 'closed', url: target(s.port, c.path), seconds: warmup, connections: 10, headers: s.headers });
+  const closed = Object.fromEntries(servers.map((s) => [s.name, []]));
+  for (let i = 0; i < repeat; i++) {
+    for (const s of servers) closed[s.name].push(await measured(s.pid, { mode: 'closed', url: target(s.port, c.path), seconds, connections: CONNECTIONS, headers: s.headers }));
   }
+  const closedMed = Object.fromEntries(Object.entries(closed).map(([k, v]) => [k, median(v, 'rps')]));
+  const rate = args.rate ? Number(args.rate) : Math.max(1, Math.round(closedMed.baseline.rps / 2));
+  const open = Object.fromEntries(servers.map((s) => [s.name, []]));
+  for (let i = 0; i < repeat; i++) {
+    for (const s of servers) open[s.name].push(await measured(s.pid, { mode: 'open', url: target(s.port, c.path), seconds, rate, headers: s.headers }));
+  }
+  const openMed = Object.fromEntries(Object.entries(open).map(([k, v]) => [k, median(v, 'p99_ms')]));
   const r = {
     key: c.key, endpoint: c.name, path: c.path, same_body: check.same, rows: check.rows, body_bytes: check.bytes, loadavg,
-    closed: { app: closedApp, baseline: closedBase, ratio: Math.round((closedApp.rps / closedBase.rps) * 100) / 100 },
-    open: { rate, app: openApp, baseline: openBase, p99_ratio: Math.round((openApp.p99_ms / openBase.p99_ms) * 100) / 100 },
-    ...(prior ? { before: prior } : {}),
+    closed: { app: closedMed.app, baseline: closedMed.baseline, ratio: ratio(closedMed.app.rps, closedMed.baseline.rps) },
+    open: { rate, app: openMed.app, baseline: openMed.baseline, p99_ratio: ratio(openMed.app.p99_ms, openMed.baseline.p99_ms) },
+    ...(before ? {
+      before: {
+        closed: closedMed.before, open: openMed.before,
+        ratio: ratio(closedMed.before.rps, closedMed.baseline.rps), p99_ratio: ratio(openMed.before.p99_ms, openMed.baseline.p99_ms),
+      },
+    } : {}),
   };
   results.push(r);
-  console.error(`${c.name}: closed ${closedApp.rps}/${closedBase.rps} (${r.closed.ratio}), open ${rate}/s p99 ${openApp.p99_ms}/${openBase.p99_ms} ms (${r.open.p99_ratio}x)` +
-    (prior ? `; before: closed ${prior.closed.rps} (${prior.ratio}), p99 ${prior.open.p99_ms} ms (${prior.p99_ratio}x), CPU ${prior.open.cpu_ms_per_req} vs ${openApp.cpu_ms_per_req} ms/req` : ''));
+  const b = r.before;
+  console.error(`${c.name}: closed ${r.closed.app.rps}/${r.closed.baseline.rps} (${r.closed.ratio}), open ${rate}/s p99 ${r.open.app.p99_ms}/${r.open.baseline.p99_ms} ms (${r.open.p99_ratio}x)` +
+    `, CPU ${r.open.app.cpu_ms_per_req}/${r.open.baseline.cpu_ms_per_req} ms/req` +
+    (b ? `; before: closed ${b.closed.rps} (${b.ratio}), p99 ${b.open.p99_ms} ms (${b.p99_ratio}x), CPU ${b.open.cpu_ms_per_req} ms/req` : ''));
 }
 const loadavgEnd = os.loadavg();
 
@@ -203,7 +239,7 @@ if (!args['no-save']) {
   const order = readCases(ids).map((c) => c.key);
   corpora[args.corpus] = {
     measured_at: new Date().toISOString(), bills: billCount, cores: os.cpus().length, loadavg_start: loadavgStart, loadavg_end: loadavgEnd,
-    node: process.version, connections: CONNECTIONS, seconds_per_run: seconds, db_pool_size: POOL_SIZE,
+    node: process.version, connections: CONNECTIONS, seconds_per_run: seconds, repeat, db_pool_size: POOL_SIZE,
     redis: Boolean(process.env.REDIS_URL), nats: Boolean(process.env.NATS_URL), ids, words: { common: COMMON_WORD, rare: RARE_WORD },
     results: [...kept, ...results].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key)),
   };
