@@ -1,23 +1,45 @@
 // One pino logger for the process. Pretty output only when stdout is a terminal; JSON otherwise.
 // Secrets are redacted wherever they may appear (request headers, webhook secrets, tokens).
-import { destination as pinoDestination, pino, type Logger as PinoLogger } from 'pino';
+import { destination as pinoDestination, pino, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 
 export type Logger = PinoLogger;
 
-export const REDACT_PATHS = [
-  'req.headers["x-api-key"]',
-  'req.headers.authorization',
-  'headers["x-api-key"]',
-  'headers.authorization',
-  'req.headers.cookie',
-  '*.secret',
-  '*.previous_secret',
-  '*.webhook_secret',
-  '*.key_hash',
-  '*.api_key',
-  '*.token',
-  '*.password',
-];
+const CENSOR = '[redacted]';
+/** Keys censored in any object logged under a top-level key (`log.info({ subscription })`). */
+export const SECRET_KEYS = ['secret', 'previous_secret', 'webhook_secret', 'key_hash', 'api_key', 'token', 'password'];
+/** Header names censored in a logged `headers` object (the access log's `req` carries no headers: requestSerializer). */
+export const SECRET_HEADERS = ['x-api-key', 'authorization', 'cookie'];
+const HEADER_KEYS = [...SECRET_KEYS, ...SECRET_HEADERS];
+
+/** A copy of `value` with the given keys censored, or undefined when it holds none of them. */
+function censored(value: object, keys: readonly string[]): object | undefined {
+  let copy: Record<string, unknown> | undefined;
+  for (const k of keys) {
+    if (!Object.hasOwn(value, k) || (value as Record<string, unknown>)[k] === undefined) continue;
+    // An error keeps its prototype, message and stack for the err serializer; a list stays a list.
+    copy ??= Array.isArray(value) ? (value.slice() as unknown as Record<string, unknown>) : Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value));
+    copy![k] = CENSOR;
+  }
+  return copy;
+}
+
+/**
+ * The log call's object with secrets censored, copied only when it holds one. This is what pino's
+ * `redact` did with the paths `*.secret`, `*.token`, ..., `headers.authorization`, but a
+ * wildcard path made pino clone and re-serialise every object-valued key of every line, the two
+ * access lines of each request included: about half the CPU a request spent on logging.
+ */
+function withoutSecrets(obj: object): object {
+  if (obj instanceof Error) return censored(obj, SECRET_KEYS) ?? obj;
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(obj)) {
+    const v = (obj as Record<string, unknown>)[key];
+    if (typeof v !== 'object' || v === null) continue;
+    const c = censored(v, key === 'headers' ? HEADER_KEYS : SECRET_KEYS);
+    if (c) (out ??= { ...obj })[key] = c;
+  }
+  return out ?? obj;
+}
 
 // Query parameters whose values are credentials: a key sent as ?api_key= is ignored for auth but
 // would otherwise land verbatim in the access log, and so would tokens and signatures.
@@ -54,7 +76,16 @@ export function createLogger(level: string, opts: { pretty?: boolean; destinatio
   const destination = opts.destination ?? 1;
   const tty = destination === 2 ? process.stderr.isTTY : process.stdout.isTTY;
   const pretty = opts.pretty ?? (tty === true && level !== 'silent');
-  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { req: requestSerializer } };
+  const options: LoggerOptions = {
+    level,
+    serializers: { req: requestSerializer },
+    hooks: {
+      logMethod(args, method) {
+        if (typeof args[0] === 'object' && args[0] !== null) args[0] = withoutSecrets(args[0]);
+        return method.apply(this, args);
+      },
+    },
+  };
   // tests read the log lines from a stream of their own
   if (opts.stream) return pino(options, opts.stream);
   if (pretty) {
@@ -63,5 +94,9 @@ export function createLogger(level: string, opts: { pretty?: boolean; destinatio
       transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination } },
     });
   }
-  return pino(options, pinoDestination({ dest: destination, sync: destination === 2 }));
+  // The server's stdout is written in blocks of at least 4 KiB, and at least every 100 ms and at
+  // exit (pino flushes its destination then): a write per line cost each request about 15 µs of
+  // CPU for its two access lines, two system calls per request at any rate.
+  const buffered = destination === 1 ? { minLength: 4096, periodicFlush: 100 } : {};
+  return pino(options, pinoDestination({ dest: destination, sync: destination === 2, ...buffered }));
 }

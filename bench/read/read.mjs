@@ -1,124 +1,247 @@
-// Read API benchmark: autocannon against the real app and, in the same run, a bare node:http
-// baseline running the same SQL with JSON.stringify. Also records EXPLAIN plans of the bill
-// queries (no Seq Scan on bills). Usage (after `npx tsc -p tsconfig.build.json` and `lds seed --scale N`):
-//   DATABASE_URL=postgres://.../db node bench/read/read.mjs [seconds-per-run]
-import http from 'node:http';
-import { writeFileSync, mkdirSync } from 'node:fs';
-import autocannon from 'autocannon';
-import { buildApp } from '../../dist/app.js';
-import { loadConfig } from '../../dist/config.js';
+// Read API benchmark: the app (`lds serve --role api`), a bare node:http baseline running the same
+// repository SQL (baseline.mjs) and the load generator (load.mjs) each in a process of its own.
+// Per endpoint, side by side: closed-loop maximum throughput of baseline and app, then a fixed
+// open-loop rate at half the baseline's maximum for both (p50/p99/max from each request's due time),
+// with the CPU each server process spent per request.
+//
+// Usage (after `npm run build`; hold the machine's benchmark lock):
+//   DATABASE_URL=postgres://.../db flock /work/bench.lock node bench/read/read.mjs --corpus 30k [--seconds 10] [--only bill,q_rare]
+//     [--rate N: a fixed open-loop rate instead of half the baseline's maximum] [--profile dir: the app runs under --cpu-prof]
+//     [--before dir: another build of the app measured beside it, e.g. the previous commit's]
+//     [--repeat N: each run N times, the servers taking turns; medians reported]
+// REDIS_URL and NATS_URL, when set, are passed to the app as a deployment sets them. Results of a
+// corpus replace that corpus's entry in bench/results/read.json (a run with --only merges its cases).
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { createPool } from '../../dist/db/pool.js';
-import { MemoryBus } from '../../dist/bus/memory.js';
 import { createKey } from '../../dist/keys/store.js';
-import { getBill, searchBills, subresource } from '../../dist/api/bills/repository.js';
-import { roster } from '../../dist/api/legislators/repository.js';
+import { COMMON_WORD, RARE_WORD, readCases } from './cases.mjs';
 
+const { values: args } = parseArgs({
+  options: {
+    corpus: { type: 'string' },
+    seconds: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    only: { type: 'string' },
+    profile: { type: 'string' },
+    before: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
+    rate: { type: 'string' },
+    'no-save': { type: 'boolean', default: false },
+  },
+});
 const url = process.env.DATABASE_URL;
-if (!url) throw new Error('DATABASE_URL is required');
-const seconds = Number(process.argv[2] ?? 5);
-const pool = createPool(url, 20, 'lds-bench');
+if (!url || !args.corpus) throw new Error('DATABASE_URL and --corpus <label> are required');
+const seconds = Number(args.seconds);
+const warmup = Number(args.warmup);
+const here = new URL('.', import.meta.url).pathname;
+const root = new URL('../../', import.meta.url).pathname;
+const CONNECTIONS = 50;
+const POOL_SIZE = Number(process.env.DB_POOL_SIZE ?? 10);
 
+const pool = createPool(url, 2, 'lds-bench');
 const one = async (sql) => (await pool.query(sql)).rows[0];
 const billCount = (await one('SELECT count(*)::int AS n FROM bills')).n;
-const { bill_id: billId } = await one('SELECT bill_id FROM bill_sponsors GROUP BY bill_id ORDER BY count(*) DESC LIMIT 1');
+const { bill_id: billId } = await one('SELECT bill_id FROM bill_sponsors GROUP BY bill_id ORDER BY count(*) DESC, bill_id LIMIT 1');
 const { state_abbr: state, state_id: stateId } = await one(`SELECT s.state_abbr::text AS state_abbr, s.state_id FROM bills b JOIN states s USING (state_id)
   GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`);
-const { roll_call_id: rollCallId } = await one('SELECT roll_call_id FROM roll_call_votes GROUP BY 1 ORDER BY count(*) DESC LIMIT 1');
-const word = 'school';
+// The largest roll call by its header (counting member rows would read every member vote).
+const { roll_call_id: rollCallId } = await one('SELECT roll_call_id FROM roll_calls ORDER BY total DESC, roll_call_id LIMIT 1');
+const ids = { billId, state, stateId, rollCallId, changesSince: '2000-01-01T00:00:00Z' };
+const { api_key: key } = await createKey(pool, { org: 'bench-read', tier: 'enterprise', burst: 100_000_000, monthlyCap: 2_000_000_000 });
+await pool.end();
 
-const DETAILS_SQL = `SELECT v.people_id, p.name, coalesce(pa.party_name, p.party_name) AS party_name, p.district,
-    coalesce(vt.vote_name, 'Not Voting') AS vote
-  FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
-  LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
-  WHERE v.roll_call_id = $1 ORDER BY p.last_name, p.first_name, p.people_id`;
+let cases = readCases(ids);
+if (args.only) cases = cases.filter((c) => args.only.split(',').includes(c.key));
 
-// Same SQL as the routes; the baseline skips validation, auth, limits and schema serialisation.
-const cases = [
-  { name: 'GET /v1/bills/{id}', path: `/v1/bills/${billId}`, base: async () => ({ data: await getBill(pool, billId) }) },
-  { name: 'GET /v1/bills/{id}/sponsors', path: `/v1/bills/${billId}/sponsors`, base: async () => ({ data: await subresource(pool, 'sponsors', billId) }) },
-  { name: `GET /v1/bills?state=${state}`, path: `/v1/bills?state=${state}`, search: true,
-    base: async () => { const data = await searchBills(pool, { stateId, limit: 50, offset: 0 }); return { data, pagination: { limit: 50, offset: 0, returned: data.length } }; } },
-  { name: `GET /v1/bills?q=${word}`, path: `/v1/bills?q=${word}`, search: true,
-    base: async () => { const data = await searchBills(pool, { q: word, limit: 50, offset: 0 }); return { data, pagination: { limit: 50, offset: 0, returned: data.length } }; } },
-  { name: `GET /v1/legislators?state=${state}`, path: `/v1/legislators?state=${state}`, search: true,
-    base: async () => { const data = await roster(pool, { stateId, limit: 100, offset: 0 }); return { data, pagination: { limit: 100, offset: 0, returned: data.length } }; } },
-  { name: 'GET /v1/votes/{id}/details', path: `/v1/votes/${rollCallId}/details`,
-    base: async () => { const { rows } = await pool.query(DETAILS_SQL, [rollCallId]); return { data: rows, summary: { roll_call_id: rollCallId, total: rows.length } }; } },
-];
-
-// EXPLAIN of the bill queries, captured from the repository functions themselves.
-async function explain(fn) {
-  const seen = [];
-  await fn({ query: async (sql, params) => { seen.push({ sql, params }); return pool.query(sql, params); } });
-  const plans = [];
-  for (const { sql, params } of seen) {
-    const { rows } = await pool.query(`EXPLAIN ${sql}`, params);
-    plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
-  }
-  return plans.join('\n---\n');
-}
-const plans = {
-  'bill by id': await explain((db) => getBill(db, billId)),
-  'sponsors': await explain((db) => subresource(db, 'sponsors', billId)),
-  [`bills?state=${state}`]: await explain((db) => searchBills(db, { stateId, limit: 50, offset: 0 })),
-  [`bills?q=${word}`]: await explain((db) => searchBills(db, { q: word, limit: 50, offset: 0 })),
-  'bills?bill_number=HB1': await explain((db) => searchBills(db, { numberKey: 'HB1', limit: 50, offset: 0 })),
-  'bills?title_contains=water': await explain((db) => searchBills(db, { titleContains: 'water', limit: 50, offset: 0 })),
-  'bills?sponsor_last_name=smith': await explain((db) => searchBills(db, { sponsorLastName: 'smith', limit: 50, offset: 0 })),
-  'bills?topic=education': await explain((db) => searchBills(db, { topicId: 15, limit: 50, offset: 0 })),
-  'bills (no filter)': await explain((db) => searchBills(db, { limit: 50, offset: 0 })),
-};
-const seqScanOnBills = Object.entries(plans).filter(([, p]) => /Seq Scan on bills\b/.test(p)).map(([k]) => k);
-
-const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url });
-const app = await buildApp(config, { db: pool, logger: false, bus: new MemoryBus(), databaseUrl: url });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const appPort = app.server.address().port;
-const { api_key: key } = await createKey(pool, { org: 'bench', tier: 'enterprise', burst: 10_000_000, monthlyCap: 2_000_000_000 });
-
-const byPath = new Map(cases.map((c) => [c.path, c]));
-const baseline = http.createServer(async (req, res) => {
-  try {
-    const body = JSON.stringify(await byPath.get(req.url).base());
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
-  } catch (err) {
-    res.writeHead(500).end(String(err));
-  }
-});
-await new Promise((r) => baseline.listen(0, '127.0.0.1', r));
-const basePort = baseline.address().port;
-
-const run = (port, path, headers = {}) => new Promise((resolve, reject) => {
-  autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: 50, duration: seconds, headers }, (err, r) => (err ? reject(err) : resolve(r)));
-});
-
-const results = [];
-for (const c of cases) {
-  const b = await run(basePort, c.path);
-  const a = await run(appPort, c.path, { 'x-api-key': key });
-  results.push({
-    endpoint: c.name,
-    app: { rps: Math.round(a.requests.average), p50_ms: a.latency.p50, p99_ms: a.latency.p99, non2xx: a.non2xx, errors: a.errors },
-    baseline: { rps: Math.round(b.requests.average), p50_ms: b.latency.p50, p99_ms: b.latency.p99, non2xx: b.non2xx },
-    ratio: Math.round((a.requests.average / b.requests.average) * 100) / 100,
-    p99_target_ms: c.search ? 100 : 25,
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
 }
 
-console.log(`\nRead API, ${billCount.toLocaleString('en-US')} bills, 50 connections, ${seconds} s per run\n`);
-console.log('| endpoint | app req/s | app p50 | app p99 | baseline req/s | baseline p99 | ratio | p99 target |');
-console.log('|---|---|---|---|---|---|---|---|');
-for (const r of results) {
-  console.log(`| ${r.endpoint} | ${r.app.rps} | ${r.app.p50_ms} ms | ${r.app.p99_ms} ms | ${r.baseline.rps} | ${r.baseline.p99_ms} ms | ${r.ratio} | ${r.p99_target_ms} ms |`);
+// Every child is stopped when this process ends, however it ends.
+const children = new Set();
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
+function runNode(argv, env, stdout = 'pipe') {
+  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
 }
-console.log(`\nSeq Scan on bills in: ${seqScanOnBills.length ? seqScanOnBills.join(', ') : 'none'}`);
 
-mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('../results/read.json', import.meta.url), JSON.stringify({
-  measured_at: new Date().toISOString(), bills: billCount, connections: 50, seconds_per_run: seconds, node: process.version,
-  ids: { bill_id: billId, state, roll_call_id: rollCallId, q: word }, results, seq_scan_on_bills: seqScanOnBills, plans,
-}, null, 2));
+async function waitFor(fn, what, ms = 60_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      if (await fn()) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > until) throw new Error(`${what} did not start`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
-await app.close();
-baseline.close();
-await pool.end();
+// The app as deployed: the CLI, role api, its default pool size and log level (access lines go
+// to /dev/null here, but each is still formatted). Expensive reads (q=) keep their per-key slot
+// bookkeeping, with room for every connection of the one benchmark key: the default of 1 would
+// answer 429 to 49 of the 50 connections.
+async function startApp(appRoot, profileDir) {
+  const port = await freePort();
+  const argv = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), `${appRoot}bin/lds.js`, 'serve', '--role', 'api', '--port', String(port)];
+  const proc = runNode(argv, { DB_POOL_SIZE: String(POOL_SIZE), HOST: '127.0.0.1', EXPENSIVE_READS_PER_KEY: '1000' }, 'ignore');
+  await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 'app');
+  return { proc, port };
+}
+const { proc: app, port: appPort } = await startApp(root, args.profile);
+// --before <dir>: another build of the app (a copy of bin/, dist/ and src/db/migrations with
+// public/ and node_modules linked), measured in the same run for a before/after comparison.
+const before = args.before ? await startApp(args.before.replace(/\/?$/, '/')) : undefined;
+
+const base = runNode([`${here}baseline.mjs`, JSON.stringify(ids)], { DB_POOL_SIZE: String(POOL_SIZE) });
+const basePort = await new Promise((resolve, reject) => {
+  let out = '';
+  base.stdout.on('data', (d) => {
+    out += d;
+    const m = /listening (\d+)/.exec(out);
+    if (m) resolve(Number(m[1]));
+  });
+  base.once('exit', (code) => reject(new Error(`baseline exited (${code})`)));
+});
+
+const headers = { 'x-api-key': key };
+const target = (port, path) => `http://127.0.0.1:${port}${path}`;
+
+function load(opts) {
+  return new Promise((resolve, reject) => {
+    const gen = runNode([`${here}load.mjs`, JSON.stringify(opts)], {});
+    let out = '';
+    gen.stdout.on('data', (d) => (out += d));
+    gen.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`))));
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc. */
+function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+async function measured(pid, opts) {
+  const cpu0 = cpuSeconds(pid);
+  const r = await load(opts);
+  const cpu = cpuSeconds(pid) - cpu0;
+  const answered = opts.mode === 'open' ? r.answered : r.rps * r.seconds;
+  return { ...r, cpu_ms_per_req: answered ? Math.round((cpu * 1e6) / answered) / 1000 : null };
+}
+
+/** The app's and the baseline's bodies for a path, parsed: the two must serve the same data. */
+async function sameBody(path) {
+  const [a, b] = await Promise.all([
+    fetch(target(appPort, path), { headers }).then(async (r) => ({ status: r.status, body: await r.json() })),
+    fetch(target(basePort, path)).then(async (r) => ({ status: r.status, body: await r.json() })),
+  ]);
+  const rows = Array.isArray(a.body.data) ? a.body.data.length : undefined;
+  return { same: a.status === 200 && isDeepStrictEqual(a.body, b.body), rows, bytes: JSON.stringify(a.body).length };
+}
+
+/** The run with the median of `field` (runs of one server, one mode), with every run's figures kept. */
+function median(runs, field) {
+  const sorted = [...runs].sort((a, b) => a[field] - b[field]);
+  const m = sorted[(sorted.length - 1) >> 1];
+  return runs.length === 1 ? m : { ...m, runs };
+}
+const ratio = (a, b) => Math.round((a / b) * 100) / 100;
+
+// Servers measured per case: the baseline first (its maximum sets the open rate), then the app,
+// then the --before build. With --repeat N each mode runs N times, the servers taking turns, and
+// the medians are reported (throughput by req/s, latency by p99).
+const servers = [
+  { name: 'baseline', pid: base.pid, port: basePort, headers: {} },
+  { name: 'app', pid: app.pid, port: appPort, headers },
+  ...(before ? [{ name: 'before', pid: before.proc.pid, port: before.port, headers }] : []),
+];
+const repeat = Number(args.repeat);
+
+const loadavgStart = os.loadavg();
+const results = [];
+for (const c of cases) {
+  const check = await sameBody(c.path);
+  if (!check.same) console.error(`warning: ${c.name}: the app's and the baseline's bodies differ`);
+  const loadavg = os.loadavg();
+  for (const s of servers) await load({ mode: 'closed', url: target(s.port, c.path), seconds: warmup, connections: 10, headers: s.headers });
+  const closed = Object.fromEntries(servers.map((s) => [s.name, []]));
+  for (let i = 0; i < repeat; i++) {
+    for (const s of servers) closed[s.name].push(await measured(s.pid, { mode: 'closed', url: target(s.port, c.path), seconds, connections: CONNECTIONS, headers: s.headers }));
+  }
+  const closedMed = Object.fromEntries(Object.entries(closed).map(([k, v]) => [k, median(v, 'rps')]));
+  const rate = args.rate ? Number(args.rate) : Math.max(1, Math.round(closedMed.baseline.rps / 2));
+  const open = Object.fromEntries(servers.map((s) => [s.name, []]));
+  for (let i = 0; i < repeat; i++) {
+    for (const s of servers) open[s.name].push(await measured(s.pid, { mode: 'open', url: target(s.port, c.path), seconds, rate, headers: s.headers }));
+  }
+  const openMed = Object.fromEntries(Object.entries(open).map(([k, v]) => [k, median(v, 'p99_ms')]));
+  const r = {
+    key: c.key, endpoint: c.name, path: c.path, same_body: check.same, rows: check.rows, body_bytes: check.bytes, loadavg,
+    closed: { app: closedMed.app, baseline: closedMed.baseline, ratio: ratio(closedMed.app.rps, closedMed.baseline.rps) },
+    open: { rate, app: openMed.app, baseline: openMed.baseline, p99_ratio: ratio(openMed.app.p99_ms, openMed.baseline.p99_ms) },
+    ...(before ? {
+      before: {
+        closed: closedMed.before, open: openMed.before,
+        ratio: ratio(closedMed.before.rps, closedMed.baseline.rps), p99_ratio: ratio(openMed.before.p99_ms, openMed.baseline.p99_ms),
+      },
+    } : {}),
+  };
+  results.push(r);
+  const b = r.before;
+  console.error(`${c.name}: closed ${r.closed.app.rps}/${r.closed.baseline.rps} (${r.closed.ratio}), open ${rate}/s p99 ${r.open.app.p99_ms}/${r.open.baseline.p99_ms} ms (${r.open.p99_ratio}x)` +
+    `, CPU ${r.open.app.cpu_ms_per_req}/${r.open.baseline.cpu_ms_per_req} ms/req` +
+    (b ? `; before: closed ${b.closed.rps} (${b.ratio}), p99 ${b.open.p99_ms} ms (${b.p99_ratio}x), CPU ${b.open.cpu_ms_per_req} ms/req` : ''));
+}
+const loadavgEnd = os.loadavg();
+
+const procs = [app, base, ...(before ? [before.proc] : [])];
+for (const p of procs) p.kill('SIGTERM');
+await Promise.all(procs.map((p) => new Promise((r) => {
+  const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
+  p.once('exit', () => r(clearTimeout(t)));
+})));
+
+const la = (l) => l.map((x) => x.toFixed(2)).join(' ');
+console.log(`\nRead API, ${billCount.toLocaleString('en-US')} bills (${args.corpus}); ${os.cpus().length} cores, loadavg ${la(loadavgStart)} → ${la(loadavgEnd)}`);
+console.log(`closed: ${CONNECTIONS} connections, ${seconds} s; open: half the baseline's max, ${seconds} s; DB pool ${POOL_SIZE} each\n`);
+console.log('| endpoint | app req/s | baseline req/s | ratio (≥ 0.9) | rate | app p50 / p99 / max | baseline p50 / p99 / max | p99 ratio (≤ 1.5) | CPU ms/req app / base |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const r of results) {
+  const o = r.open;
+  const failed = [r.closed.app, o.app, r.closed.baseline, o.baseline].some((x) => x.non2xx || x.errors) ? ' (non-2xx or errors: see JSON)' : '';
+  console.log(`| ${r.endpoint}${r.same_body ? '' : ' (bodies differ)'}${failed} | ${r.closed.app.rps} | ${r.closed.baseline.rps} | ${r.closed.ratio} | ${o.rate}/s | ` +
+    `${o.app.p50_ms} / ${o.app.p99_ms} / ${o.app.max_ms} ms | ${o.baseline.p50_ms} / ${o.baseline.p99_ms} / ${o.baseline.max_ms} ms | ${o.p99_ratio} | ` +
+    `${r.open.app.cpu_ms_per_req} / ${r.open.baseline.cpu_ms_per_req} |`);
+}
+
+if (!args['no-save']) {
+  const file = new URL('../results/read.json', import.meta.url);
+  mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
+  const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const corpora = previous.corpora ?? {};
+  const kept = args.only ? (corpora[args.corpus]?.results ?? []).filter((r) => !results.some((n) => n.key === r.key)) : [];
+  const order = readCases(ids).map((c) => c.key);
+  corpora[args.corpus] = {
+    measured_at: new Date().toISOString(), bills: billCount, cores: os.cpus().length, loadavg_start: loadavgStart, loadavg_end: loadavgEnd,
+    node: process.version, connections: CONNECTIONS, seconds_per_run: seconds, repeat, db_pool_size: POOL_SIZE,
+    redis: Boolean(process.env.REDIS_URL), nats: Boolean(process.env.NATS_URL), ids, words: { common: COMMON_WORD, rare: RARE_WORD },
+    results: [...kept, ...results].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key)),
+  };
+  writeFileSync(file, JSON.stringify({ description: 'bench/read/read.mjs: app, baseline and load generator in separate processes', corpora }, null, 2) + '\n');
+}

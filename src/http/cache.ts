@@ -10,7 +10,7 @@
 // coverage are public endpoints and may be shared. Every other JSON GET is `private, no-cache`: a
 // client may store it but must revalidate, which the ETag makes cheap (304).
 // A route can set its own lifetime with `config: { cacheSeconds }`.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -47,7 +47,8 @@ export function etagOnSend(req: FastifyRequest, reply: FastifyReply, payload: un
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !type.startsWith('application/json')) return done(null, payload);
   if (!reply.hasHeader('cache-control')) reply.header('Cache-Control', cacheControl(req));
-  const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+  // One-shot hash: no Hash object per response.
+  const etag = `"${hash('sha1', payload, 'base64url')}"`;
   reply.header('ETag', etag);
   const inm = req.headers['if-none-match'];
   if (inm && matches(inm, etag)) {

@@ -163,21 +163,31 @@ export class MemoryLimiter implements Limiter {
 }
 
 // KEYS[1] burst counter, KEYS[2] monthly counter.
-// ARGV: burst limit, monthly cap, seed value (or -1 when not known yet), monthly ttl seconds, n.
-// Counts up to n requests as if they arrived one after another: each is checked against the burst
-// limit first, then the monthly cap, and counted when both pass.
-// Returns {status, used_before, accepted}: status 3 means the monthly counter needs a seed;
-// otherwise status tells why the requests after the accepted ones were refused (1 burst, 2 monthly;
-// 0 when all were accepted).
+// ARGV: burst limit, monthly cap, seed value (or -1 when not known yet), monthly ttl seconds, n, f.
+// First counts f requests this replica has already admitted (far from both limits, see
+// RedisLimiter), whatever the room. Then counts up to n requests as if they arrived one after
+// another: each is checked against the burst limit first, then the monthly cap, and counted when
+// both pass.
+// Returns {status, used_before, accepted, burst_after}: status 3 means the monthly counter needs a
+// seed (nothing was counted); otherwise status tells why the requests after the accepted ones were
+// refused (1 burst, 2 monthly; 0 when all were accepted). used_before includes the f.
 const HIT_SCRIPT = `
 local used = redis.call('GET', KEYS[2])
 if not used then
-  if tonumber(ARGV[3]) < 0 then return {3, 0, 0} end
+  if tonumber(ARGV[3]) < 0 then return {3, 0, 0, 0} end
   redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4], 'NX')
   used = redis.call('GET', KEYS[2])
 end
 used = tonumber(used)
 local b = tonumber(redis.call('GET', KEYS[1]) or '0')
+local f = tonumber(ARGV[6])
+if f > 0 then
+  redis.call('INCRBY', KEYS[1], f)
+  if b == 0 then redis.call('EXPIRE', KEYS[1], 2) end
+  redis.call('INCRBY', KEYS[2], f)
+  b = b + f
+  used = used + f
+end
 local n = tonumber(ARGV[5])
 local roomB = math.max(0, tonumber(ARGV[1]) - b)
 local roomM = math.max(0, tonumber(ARGV[2]) - used)
@@ -191,14 +201,14 @@ local status = 0
 if k < n then
   if roomB <= roomM then status = 1 else status = 2 end
 end
-return {status, used, k}
+return {status, used, k, b + k}
 `;
 
 // The script's command, typed as ioredis documents for defineCommand (module augmentation); it
 // exists on a client once RedisLimiter's constructor has defined it.
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    ldsHitN(k1: string, k2: string, burst: number, cap: number, seed: number, ttl: number, n: number): Result<[number, number, number], Context>;
+    ldsHitAhead(k1: string, k2: string, burst: number, cap: number, seed: number, ttl: number, n: number, f: number): Result<[number, number, number, number], Context>;
   }
 }
 
@@ -212,21 +222,55 @@ interface Batch {
   burst: string;
   month: string;
   start: Date;
+  sec: number;
   ttl: number;
   waiters: Waiter[];
+  /** requests admitted ahead of Redis, counted by this batch whatever the room */
+  ahead: number;
 }
+
+/** What this process knows of a key's counters: Redis's last answer, plus what it admitted since. */
+interface Seen {
+  sec: number;
+  month: string;
+  /** the burst counter of second `sec` and the monthly counter, as Redis last answered */
+  burst: number;
+  used: number;
+  /** requests admitted ahead of Redis in second `sec` whose count Redis has not confirmed yet */
+  ahead: number;
+}
+
+/** Keys whose burst limit is below this are always counted in Redis first: a round trip costs them little. */
+const AHEAD_MIN_BURST = 100;
+/** Ahead admission keeps a key below this share of its burst limit, as far as this process knows. */
+const AHEAD_BURST_SHARE = 0.5;
+/** ... and this far from its monthly cap. */
+const aheadMonthlyMargin = (cap: number) => Math.max(1000, Math.ceil(cap / 100));
+/** Requests admitted ahead are counted in Redis within this long. */
+const AHEAD_FLUSH_MS = 10;
 
 /**
  * Counters in Redis, shared by every replica. Requests for the same key that arrive in the same
  * turn of the event loop are counted with one script call (they are answered exactly as if counted
  * one by one, in arrival order), so a busy key costs one Redis round trip per loop turn instead of
- * one per request; a lone request still waits for one round trip, so limits are always enforced.
+ * one per request.
+ *
+ * A request of a key that is far from both limits, as Redis last answered this process within the
+ * current second, is admitted at once, without waiting for a round trip, and counted in Redis within
+ * AHEAD_FLUSH_MS together with the others admitted meanwhile: "far" means under half the burst limit
+ * (keys with a burst limit of AHEAD_MIN_BURST or more) and at least 1 % (1,000 requests at least)
+ * from the monthly cap. Near either limit, at the start of each second, and for keys with small
+ * burst limits, every request waits for Redis as above, so the limits stay exact where they bite;
+ * replicas see each other's counts at most AHEAD_FLUSH_MS plus a round trip late.
  */
 export class RedisLimiter implements Limiter {
   private ledger: UsageLedger;
   private redis: Redis;
   private batches = new Map<string, Batch>();
-  private scheduled = false;
+  private seen = new Map<string, Seen>();
+  private immediate = false;
+  private timer: NodeJS.Timeout | undefined;
+  private sending = new Set<Promise<void>>();
   private link: RedisLink;
   constructor(
     db: Queryable,
@@ -236,69 +280,107 @@ export class RedisLimiter implements Limiter {
     this.ledger = new UsageLedger(db);
     this.link = redisLink(redis);
     // One client is shared by every limiter of the process (apps in tests): define the script once.
-    if (!Object.hasOwn(redis, 'ldsHitN')) redis.defineCommand('ldsHitN', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    if (!Object.hasOwn(redis, 'ldsHitAhead')) redis.defineCommand('ldsHitAhead', { numberOfKeys: 2, lua: HIT_SCRIPT });
     this.redis = redis;
   }
 
-  private keys(id: string, now: Date) {
-    const { start, end, label: month } = period(now);
+  private batchFor(key: LimitKey, now: Date): Batch {
+    const { start, end, label } = period(now);
     const sec = Math.floor(now.getTime() / 1000);
-    const ttl = Math.ceil((end.getTime() - now.getTime()) / 1000) + 7 * 86400;
-    return { burst: `${this.prefix}:b:${id}:${sec}`, month: `${this.prefix}:m:${id}:${month}`, start, ttl };
+    const burst = `${this.prefix}:b:${key.api_key_id}:${sec}`;
+    // Limits are part of the batch identity: a key whose limits changed is never mixed with its old self.
+    const id = `${burst}|${key.burst_limit}|${key.monthly_cap}`;
+    let batch = this.batches.get(id);
+    if (!batch) {
+      const ttl = Math.ceil((end.getTime() - now.getTime()) / 1000) + 7 * 86400;
+      batch = { key, burst, month: `${this.prefix}:m:${key.api_key_id}:${label}`, start, sec, ttl, waiters: [], ahead: 0 };
+      this.batches.set(id, batch);
+    }
+    return batch;
   }
 
-  hit(key: LimitKey, now: Date): Promise<LimitOutcome> {
+  /** The outcome of a request admitted without waiting for Redis, or undefined when it must wait. */
+  private admitAhead(key: LimitKey, now: Date): LimitOutcome | undefined {
+    if (key.burst_limit < AHEAD_MIN_BURST) return undefined;
+    const s = this.seen.get(key.api_key_id);
+    if (!s || s.sec !== Math.floor(now.getTime() / 1000) || s.month !== period(now).label) return undefined;
+    if (s.burst + s.ahead + 1 > key.burst_limit * AHEAD_BURST_SHARE) return undefined;
+    if (s.used + s.ahead + 1 > key.monthly_cap - aheadMonthlyMargin(key.monthly_cap)) return undefined;
+    s.ahead++;
+    this.batchFor(key, now).ahead++;
+    this.ledger.add(key.api_key_id, period(now).start);
+    if (!this.timer && !this.immediate) this.timer = setTimeout(() => this.drain(), AHEAD_FLUSH_MS).unref();
+    return { ok: true, used: s.used + s.ahead };
+  }
+
+  hit(key: LimitKey, now: Date): LimitOutcome | Promise<LimitOutcome> {
     // While Redis is known down nothing is queued behind the reconnection: the request fails now
     // (503 from the auth hook) instead of after ioredis's retries.
     if (this.link.down) return Promise.reject(new RedisDownError());
-    const k = this.keys(key.api_key_id, now);
-    // Limits are part of the batch identity: a key whose limits changed is never mixed with its old self.
-    const id = `${k.burst}|${key.burst_limit}|${key.monthly_cap}`;
-    let batch = this.batches.get(id);
-    if (!batch) {
-      batch = { key, burst: k.burst, month: k.month, start: k.start, ttl: k.ttl, waiters: [] };
-      this.batches.set(id, batch);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.drain());
-      }
+    const ahead = this.admitAhead(key, now);
+    if (ahead) return ahead;
+    const b = this.batchFor(key, now);
+    if (!this.immediate) {
+      this.immediate = true;
+      setImmediate(() => this.drain());
     }
-    const b = batch;
     return new Promise((resolve, reject) => b.waiters.push({ resolve, reject }));
   }
 
   private drain() {
-    this.scheduled = false;
+    this.immediate = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     const batches = [...this.batches.values()];
     this.batches.clear();
     for (const b of batches) {
-      this.send(b).catch((err) => {
+      const p = this.send(b).catch((err) => {
+        // Requests admitted ahead were served: their count stays in the PostgreSQL ledger, and
+        // Redis misses them (it is failing; limits answer 503 until it is back).
         for (const w of b.waiters) w.reject(err);
       });
+      this.sending.add(p);
+      void p.finally(() => this.sending.delete(p));
     }
   }
 
   private async send(b: Batch) {
-    const { key, waiters } = b;
+    const { key, waiters, ahead } = b;
     const n = waiters.length;
-    let [status, used, accepted] = await this.redis.ldsHitN(b.burst, b.month, key.burst_limit, key.monthly_cap, -1, b.ttl, n);
+    let [status, used, accepted, burst] = await this.redis.ldsHitAhead(b.burst, b.month, key.burst_limit, key.monthly_cap, -1, b.ttl, n, ahead);
     if (status === 3) {
       // Redis has no counter for this period yet: seed it from PostgreSQL (SET NX keeps a racing seed).
       const seed = await this.ledger.seed(key.api_key_id, b.start);
-      [status, used, accepted] = await this.redis.ldsHitN(b.burst, b.month, key.burst_limit, key.monthly_cap, seed, b.ttl, n);
+      [status, used, accepted, burst] = await this.redis.ldsHitAhead(b.burst, b.month, key.burst_limit, key.monthly_cap, seed, b.ttl, n, ahead);
     }
     if (accepted > 0) this.ledger.add(key.api_key_id, b.start, accepted);
+    this.remember(b, burst, used + accepted);
     for (let i = 0; i < n; i++) {
       if (i < accepted) waiters[i].resolve({ ok: true, used: used + i + 1 });
       else waiters[i].resolve({ ok: false, kind: status === 1 ? 'burst' : 'monthly', used: used + accepted });
     }
   }
 
+  /** Records Redis's answer for a batch: the counters now include the batch's requests admitted ahead. */
+  private remember(b: Batch, burst: number, used: number) {
+    const id = b.key.api_key_id;
+    const month = period(new Date(b.sec * 1000)).label;
+    const s = this.seen.get(id);
+    if (s && s.sec === b.sec && s.month === month) {
+      s.burst = Math.max(s.burst, burst);
+      s.used = Math.max(s.used, used);
+      s.ahead = Math.max(0, s.ahead - b.ahead);
+    } else if (!s || s.sec < b.sec) {
+      if (this.seen.size >= 50_000) this.seen.clear();
+      this.seen.set(id, { sec: b.sec, month, burst, used, ahead: 0 });
+    }
+  }
+
   async used(key: LimitKey, now: Date): Promise<number> {
     if (this.link.down) throw new RedisDownError();
-    const k = this.keys(key.api_key_id, now);
-    const v = await this.redis.get(k.month);
-    return v === null ? this.ledger.seed(key.api_key_id, k.start) : Number(v);
+    const { start, label } = period(now);
+    const v = await this.redis.get(`${this.prefix}:m:${key.api_key_id}:${label}`);
+    return v === null ? this.ledger.seed(key.api_key_id, start) : Number(v);
   }
 
   flush() {
@@ -306,6 +388,9 @@ export class RedisLimiter implements Limiter {
   }
 
   async close() {
+    // Requests admitted ahead are counted in Redis before the process goes.
+    if (this.batches.size > 0) this.drain();
+    await Promise.allSettled([...this.sending]);
     await this.flush();
   }
 }

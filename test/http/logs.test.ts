@@ -45,6 +45,37 @@ describe('access log', () => {
   });
 });
 
+describe('secrets in logged objects', () => {
+  function capture() {
+    const out: Record<string, unknown>[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) out.push(JSON.parse(line));
+    });
+    return { log: createLogger('info', { stream }), out };
+  }
+
+  it('are redacted under any top-level key, in headers and in errors; the caller keeps its object', async () => {
+    const { log, out } = capture();
+    const subscription = { id: 7, secret: 's1', previous_secret: 's2', webhook_secret: 's3', key_hash: 'h', api_key: 'k', token: 't', password: 'p', url: 'https://x' };
+    log.info({ subscription, other: { token: 't2', kept: 1 } }, 'saved');
+    log.warn({ headers: { 'x-api-key': 'lds_k', authorization: 'Bearer b', accept: 'application/json' } }, 'forwarded');
+    const err = Object.assign(new Error('boom'), { password: 'pw' });
+    log.error({ err }, 'failed');
+    log.info({ n: 1, s: 'plain', list: [{ secret: 'in a list is not a top-level object' }] }, 'scalars');
+    await waitFor('four lines', () => out.length === 4);
+    expect(out[0].subscription).toEqual({ id: 7, secret: '[redacted]', previous_secret: '[redacted]', webhook_secret: '[redacted]', key_hash: '[redacted]', api_key: '[redacted]', token: '[redacted]', password: '[redacted]', url: 'https://x' });
+    expect(out[0].other).toEqual({ token: '[redacted]', kept: 1 });
+    expect(out[1].headers).toEqual({ 'x-api-key': '[redacted]', authorization: '[redacted]', accept: 'application/json' });
+    expect(out[2].err).toMatchObject({ type: 'Error', message: 'boom', password: '[redacted]' });
+    expect((out[2].err as { stack: string }).stack).toContain('boom');
+    expect(out[3]).toMatchObject({ n: 1, s: 'plain' });
+    // the logged objects themselves are untouched
+    expect(subscription.secret).toBe('s1');
+    expect(err.password).toBe('pw');
+  });
+});
+
 describe('a malformed WebSocket frame', () => {
   it('is logged at info without a stack, never at error', async () => {
     const before = lines.length;

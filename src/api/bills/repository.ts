@@ -9,7 +9,8 @@ export const BILL_COLUMNS = `
   b.title, b.description, b.state_url, ${iso('b.updated')} AS updated, ${iso('b.created')} AS created,
   b.change_hash, b.content_hash, b.summary, b.last_action, b.completed, b.pending_committee_id`;
 
-const BILL_FROM = `bills b JOIN states s ON s.state_id = b.state_id LEFT JOIN bill_types bt ON bt.bill_type_id = b.bill_type_id`;
+const BILL_JOINS = `JOIN states s ON s.state_id = b.state_id LEFT JOIN bill_types bt ON bt.bill_type_id = b.bill_type_id`;
+const BILL_FROM = `bills b ${BILL_JOINS}`;
 
 export interface BillFilters {
   stateId?: number;
@@ -51,7 +52,10 @@ export async function searchBills(db: Queryable, f: BillFilters) {
                           WHERE lower(p.last_name) = lower(${w.p(f.sponsorLastName)}))`);
   }
   if (f.q !== undefined) w.add(`b.search @@ websearch_to_tsquery('english', ${w.p(f.q)})`);
-  const sql = `SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} ${w.sql()} ORDER BY b.updated DESC, b.bill_id DESC LIMIT ${w.p(f.limit)} OFFSET ${w.p(f.offset)}`;
+  // The page is cut from bills alone and only its rows are joined to their state and type: joined
+  // first, every match of a rare word (1,600 at a million bills) went through both joins before the sort.
+  const page = `SELECT * FROM bills b ${w.sql()} ORDER BY b.updated DESC, b.bill_id DESC LIMIT ${w.p(f.limit)} OFFSET ${w.p(f.offset)}`;
+  const sql = `SELECT ${BILL_COLUMNS} FROM (${page}) b ${BILL_JOINS} ORDER BY b.updated DESC, b.bill_id DESC`;
   return (await db.query(sql, w.params)).rows;
 }
 

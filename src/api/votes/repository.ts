@@ -14,10 +14,19 @@ export async function getRollCall(db: Queryable, id: number) {
 /** A roll call's members by surname as people expect (name_sort), people_id last: a total order. */
 const MEMBER_ORDER = 'p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id';
 
-const memberVotesSql = (order: string) =>
+/**
+ * For one roll call each member is read by primary key (a LATERAL subquery, which the planner
+ * keeps as a nested loop): a few hundred lookups. Joined plainly, the planner hashes all of
+ * people (~8,000 rows) for every roll call, which took twice as long at either corpus size; for a
+ * batch of roll calls that hash is the cheaper plan, so the bulk files keep the join.
+ */
+const memberVotesSql = (order: string, one: boolean) =>
   `SELECT v.roll_call_id AS _rc, v.people_id, p.name, ${PARTY_NAME} AS party_name, p.district,
      coalesce(vt.vote_name, 'Not Voting') AS vote
-   FROM roll_call_votes v JOIN people p ON p.people_id = v.people_id
+   FROM roll_call_votes v ${one
+    ? `CROSS JOIN LATERAL (SELECT p.people_id, p.name, p.party_id, p.party_name, p.district, p.last_name, p.first_name
+         FROM people p WHERE p.people_id = v.people_id LIMIT 1) p`
+    : 'JOIN people p ON p.people_id = v.people_id'}
    LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
    WHERE v.roll_call_id = ANY($1::int[])
    ORDER BY ${order}`;
@@ -28,7 +37,7 @@ const memberVotesSql = (order: string) =>
  * the endpoint's serializer drops it, the bulk writer groups by it.
  */
 export async function memberVotes(db: Queryable, ids: number[]) {
-  return (await db.query(memberVotesSql(`v.roll_call_id, ${MEMBER_ORDER}`), [ids])).rows;
+  return (await db.query(memberVotesSql(`v.roll_call_id, ${MEMBER_ORDER}`, ids.length === 1), [ids])).rows;
 }
 
 /** Every person's position in a roll call's member order (for memberVotesRanked). */
@@ -44,7 +53,7 @@ export async function memberRanks(db: Queryable): Promise<Map<unknown, number>> 
  * votes the collation sort was half the query's time.
  */
 export async function memberVotesRanked(db: Queryable, ids: number[], ranks: Map<unknown, number>) {
-  const rows = (await db.query(memberVotesSql('v.roll_call_id'), [ids])).rows as Array<Record<string, unknown>>;
+  const rows = (await db.query(memberVotesSql('v.roll_call_id', false), [ids])).rows as Array<Record<string, unknown>>;
   const rank = (r: Record<string, unknown>) => ranks.get(r.people_id) ?? Number.MAX_SAFE_INTEGER;
   for (let start = 0; start < rows.length;) {
     let end = start + 1;

@@ -1,0 +1,91 @@
+// The Redis limiter's requests admitted ahead of Redis: a key far from both limits is admitted
+// without waiting for a round trip and every such request is still counted in Redis; near the
+// monthly cap every request waits and the cap stays exact, across two replicas too.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RedisLimiter, type LimitKey, type LimitOutcome } from '../../src/http/limits.js';
+import { createKey } from '../../src/keys/store.js';
+import { freshDatabase, type TestDatabase } from '../helpers/db.js';
+
+const noRedis = !process.env.REDIS_URL;
+const NO_REDIS = 'skipped: needs REDIS_URL (e.g. redis://127.0.0.1:6379; CI sets it, see .ci/run)';
+
+let db: TestDatabase;
+let redis: Redis;
+beforeAll(async () => {
+  if (noRedis) return;
+  db = await freshDatabase(2);
+  redis = new Redis(process.env.REDIS_URL!);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await db?.drop();
+});
+
+// A fixed clock inside one second: the burst window never turns over during a case.
+const NOW = new Date();
+const isPromise = (o: LimitOutcome | Promise<LimitOutcome>): o is Promise<LimitOutcome> => 'then' in o;
+
+async function limitKey(burst: number, monthlyCap: number): Promise<LimitKey> {
+  const k = await createKey(db.pool, { org: 'limits-ahead', burst, monthlyCap });
+  return { api_key_id: k.api_key_id, burst_limit: burst, monthly_cap: monthlyCap };
+}
+
+/** Sends n requests one after another, each waiting for its answer; returns the outcomes. */
+async function hits(limiters: RedisLimiter[], key: LimitKey, n: number): Promise<LimitOutcome[]> {
+  const out: LimitOutcome[] = [];
+  for (let i = 0; i < n; i++) out.push(await limiters[i % limiters.length].hit(key, NOW));
+  return out;
+}
+
+describe('requests admitted ahead of Redis', () => {
+  beforeEach((ctx) => ctx.skip(noRedis, NO_REDIS));
+  const prefix = () => `lds:test:rl:${randomBytes(4).toString('hex')}`;
+
+  it('far from both limits: answered without waiting for Redis, and every one is counted there', async () => {
+    const p = prefix();
+    const limiter = new RedisLimiter(db.pool, redis, p);
+    const key = await limitKey(10_000, 1_000_000);
+    // The first request of the second waits for Redis's counts; the next ones need not.
+    expect(isPromise(limiter.hit(key, NOW))).toBe(true);
+    await hits([limiter], key, 1);
+    const ahead = Array.from({ length: 50 }, () => limiter.hit(key, NOW));
+    expect(ahead.every((o) => !isPromise(o) && o.ok)).toBe(true);
+    await limiter.close();
+    const month = NOW.toISOString().slice(0, 7);
+    expect(Number(await redis.get(`${p}:m:${key.api_key_id}:${month}`))).toBe(52);
+    const { rows } = await db.pool.query<{ used: string }>('SELECT used FROM usage_counters WHERE api_key_id = $1', [key.api_key_id]);
+    expect(Number(rows[0].used)).toBe(52);
+  });
+
+  it('a small burst limit is always counted in Redis first', async () => {
+    const limiter = new RedisLimiter(db.pool, redis, prefix());
+    const key = await limitKey(20, 1_000_000);
+    await hits([limiter], key, 2);
+    expect(isPromise(limiter.hit(key, NOW))).toBe(true);
+    await limiter.close();
+  });
+
+  it('near the monthly cap every request waits, and the cap is exact across two replicas', async () => {
+    const p = prefix();
+    const a = new RedisLimiter(db.pool, redis, p);
+    const b = new RedisLimiter(db.pool, redis, p);
+    // 1,010 a month: requests go ahead only while at least 1,000 remain, i.e. for the first 10.
+    const key = await limitKey(100_000, 1_010);
+    const out = await hits([a, b], key, 1_015);
+    expect(out.filter((o) => o.ok)).toHaveLength(1_010);
+    expect(out.slice(1_010).every((o) => !o.ok && o.kind === 'monthly' && o.used === 1_010)).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('the burst limit is exact for one replica admitting ahead', async () => {
+    const limiter = new RedisLimiter(db.pool, redis, prefix());
+    const key = await limitKey(200, 1_000_000);
+    // About the first half goes ahead, the rest waits for Redis, which counts the ones ahead first.
+    const out = await hits([limiter], key, 210);
+    expect(out.filter((o) => o.ok)).toHaveLength(200);
+    expect(out.slice(200).every((o) => !o.ok && o.kind === 'burst')).toBe(true);
+    await limiter.close();
+  });
+});
