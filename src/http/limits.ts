@@ -378,6 +378,9 @@ export class RedisLimiter implements Limiter {
 
   async used(key: LimitKey, now: Date): Promise<number> {
     if (this.link.down) throw new RedisDownError();
+    // requests admitted ahead (this one among them) are counted in Redis before it is read
+    if (this.batches.size > 0) this.drain();
+    await Promise.allSettled([...this.sending]);
     const { start, label } = period(now);
     const v = await this.redis.get(`${this.prefix}:m:${key.api_key_id}:${label}`);
     return v === null ? this.ledger.seed(key.api_key_id, start) : Number(v);
