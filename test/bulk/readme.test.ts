@@ -61,15 +61,17 @@ beforeAll(async () => {
   await fs.rm(DATA_DIR, { recursive: true, force: true });
 }, 300_000);
 
+const running = () => [sync, serve].filter((p) => p && p.child.exitCode === null && p.child.signalCode === null) as Array<ReturnType<typeof run>>;
+// however this process ends, the service it started (and the PostgreSQL that stops with it) goes too
+process.once('exit', () => running().forEach((p) => signal(p, 'SIGTERM')));
+
 afterAll(async () => {
+  for (const p of running()) {
+    signal(p, 'SIGTERM');
+    await exited(p.child);
+  }
   await copy?.end();
   await service?.end();
-  for (const p of [sync, serve]) {
-    if (p && p.child.exitCode === null && p.child.signalCode === null) {
-      signal(p, 'SIGTERM');
-      await exited(p.child);
-    }
-  }
   await fs.rm(DATA_DIR, { recursive: true, force: true });
 }, 120_000);
 
@@ -116,8 +118,13 @@ describe('README: npm start, then lds sync', () => {
     await exited(sync.child);
     await waitFor('lds sync to finish', () => /applied \d+ changes; cursor \S+ \(into lds_copy\)\n/.test(sync!.output()), 60_000);
 
-    const get = async (u: string) => {
+    // the demo key's burst is 10 requests/s: wait as 429 says
+    const get = async (u: string): Promise<any> => {
       const res = await fetch(url + u, { headers: { 'x-api-key': key } });
+      if (res.status === 429) {
+        await new Promise((r) => setTimeout(r, 1000 * Math.max(1, Number(res.headers.get('retry-after')) || 1)));
+        return get(u);
+      }
       expect(res.status, u).toBe(200);
       return res.json();
     };
