@@ -4,10 +4,11 @@
 // snapshot, each one after it is not (nothing missed, nothing applied twice).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simulate } from '../../src/ingest/simulate/run.js';
-import { buildSnapshots, GLOBAL_SCOPE } from '../../src/bulk/build.js';
+import { buildSnapshots } from '../../src/bulk/build.js';
+import { listDownloads } from '../../src/bulk/downloads.js';
 import { currentFiles } from '../../src/bulk/store.js';
 import { waitFor } from '../helpers/wait.js';
-import { bulkEnv, parseNdjsonGz, readMembers, silent, type BulkEnv, type Parsed } from './env.js';
+import { bulkEnv, parseCsv, parseNdjsonGz, readMembers, readZip, silent, type BulkEnv, type Parsed } from './env.js';
 
 let env: BulkEnv;
 beforeAll(async () => {
@@ -28,11 +29,16 @@ const changeCount = async () => (await env.db.pool.query<{ n: number }>('SELECT 
 
 async function takeSnapshot(): Promise<Snap> {
   const r = await buildSnapshots(env.db.pool, silent);
-  // the all-in-one download's members, as the route concatenates them
+  // the all-in-one downloads as the route lays them out
   const files = await currentFiles(env.db.pool);
-  const members = [...files.filter((f) => f.scope !== GLOBAL_SCOPE), ...files.filter((f) => f.scope === GLOBAL_SCOPE)];
+  const [all] = listDownloads(files);
   expect(new Set(files.map((f) => f.feed_cursor))).toEqual(new Set([r.cursor]));
-  return { cursor: r.cursor, built: r.built, data: parseNdjsonGz(await readMembers(env.db.pool, members)) };
+  const data = parseNdjsonGz(await readMembers(env.db.pool, all.ndjson.pieces));
+  // the CSV tables hold the same snapshot: as many bills and member votes
+  const zip = await readZip(await readMembers(env.db.pool, all.csv!.pieces));
+  expect(parseCsv(zip.get('bills.csv')!).rows.length).toBe(data.byType.bill.length);
+  expect(parseCsv(zip.get('roll_call_votes.csv')!).rows.length).toBe(data.byType.roll_call.reduce((n, rc) => n + rc.member_votes.length, 0));
+  return { cursor: r.cursor, built: r.built, data };
 }
 
 async function feedAfter(cursor: string): Promise<Array<{ bill_id: number; changed_at: string }>> {
