@@ -26,11 +26,11 @@ const { createPool } = await import('../dist/db/pool.js');
 const { importLegiscan } = await import('../dist/ingest/legiscan/import.js');
 const { FOLDERS, openZipDataset, readFolder, readZipFolder } = await import('../dist/ingest/legiscan/read.js');
 const { XML_LISTS } = await import('../dist/ingest/legiscan/parse.js');
-const { ParsePool } = await import('../dist/ingest/parse-pool.js');
+const { ParsePool } = await import('../dist/ingest/read/parse-pool.js');
 const { importOpenStatesPeople } = await import('../dist/ingest/openstates/import.js');
 const { importCongressLegislators } = await import('../dist/ingest/congress/legislators.js');
 const { importCongress } = await import('../dist/ingest/congress/bills.js');
-const { parseYaml } = await import('../dist/ingest/yaml.js');
+const { parseYaml, yamlParser } = await import('../dist/ingest/read/yaml.js');
 
 const DATA = path.resolve(ROOT, '../shared/data');
 const MS = path.join(DATA, 'legiscan/xml-ms-2014-regular');
@@ -105,7 +105,7 @@ async function parseYamlFiles(files) {
   const pool = new ParsePool();
   let n = 0;
   try {
-    for await (const p of pool.files({ kind: 'yaml' }, files)) n += p.data ? 1 : 0;
+    for await (const p of pool.files(yamlParser, files)) n += p.data ? 1 : 0;
   } finally {
     await pool.close();
   }

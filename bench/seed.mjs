@@ -13,7 +13,7 @@ import { createPool } from '../dist/db/pool.js';
 import { migrate } from '../dist/db/migrate.js';
 import { startEmbedded } from '../dist/db/embedded.js';
 import { createLogger } from '../dist/logger.js';
-import { seed } from '../dist/ingest/seed.js';
+import { seed } from '../dist/demo/seed.js';
 
 const args = process.argv.slice(2);
 const keepAt = args.indexOf('--keep');
@@ -72,7 +72,7 @@ await base.query('TRUNCATE bills, roll_call_votes CASCADE');
 const { from: copyFrom } = await import('pg-copy-streams');
 const { Readable } = await import('node:stream');
 const { pipeline } = await import('node:stream/promises');
-const { encodeCell } = await import('../dist/ingest/seed/copy.js');
+const { encodeCell } = await import('../dist/demo/seed/copy.js');
 const client = await base.connect();
 const t2 = performance.now();
 await pipeline(Readable.from((function* () {

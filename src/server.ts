@@ -19,7 +19,7 @@ import { startDiffWorker } from './texts/worker.js';
 import { startDispatcher } from './webhooks/queue/dispatcher.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 import { registerMirrorDelivery } from './mirror/handler.js';
-import { seed } from './ingest/seed.js';
+import { seed } from './demo/seed.js';
 import type { ChangeBus, ChangeEvent } from './changes/events.js';
 import { closeRedis, createRedis } from './ops/redis.js';
 

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { createPool } from '../../dist/db/pool.js';
 import { migrate } from '../../dist/db/migrate.js';
-import { seed } from '../../dist/ingest/seed.js';
+import { seed } from '../../dist/demo/seed.js';
 
 export function urlFor(adminUrl, db) {
   const u = new URL(adminUrl);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { withDatabase } from './database.js';
 import { unmappedSubjects } from '../topics/assign.js';
 import type { Pool } from '../db/pool.js';
-import type { ImportReport, ReportOptions } from '../ingest/report.js';
+import type { ImportReport, ReportOptions } from '../ingest/write/report.js';
 import { importLegiscan } from '../ingest/legiscan/import.js';
 import { importOpenStatesPeople } from '../ingest/openstates/import.js';
 import { importCongressLegislators } from '../ingest/congress/legislators.js';

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { settingsTable } from '../config.js';
 import { migrate } from '../db/migrate.js';
-import { seed } from '../ingest/seed.js';
+import { seed } from '../demo/seed.js';
 import { registerIngestCommands } from './import.js';
 import { registerSimulateCommand } from './simulate.js';
 import { registerSyncCommand } from './sync.js';

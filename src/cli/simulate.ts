@@ -1,7 +1,7 @@
 // `lds simulate`: realistic legislative activity through the writer path, for demos and load.
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseStates } from '../http/params.js';
-import { simulate } from '../ingest/simulate/run.js';
+import { simulate } from '../demo/simulate/run.js';
 import { withDatabase } from './database.js';
 
 function parseDuration(v: string): number {

@@ -3,7 +3,7 @@
 // by part; and the cursor splits the changes exactly: each change at or before it is in the
 // snapshot, each one after it is not (nothing missed, nothing applied twice).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulate } from '../../src/ingest/simulate/run.js';
+import { simulate } from '../../src/demo/simulate/run.js';
 import { buildSnapshots } from '../../src/bulk/build.js';
 import { listDownloads } from '../../src/bulk/downloads.js';
 import { currentFiles } from '../../src/bulk/store.js';

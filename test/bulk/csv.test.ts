@@ -12,7 +12,7 @@ import { buildSnapshots } from '../../src/bulk/build.js';
 import { currentFiles } from '../../src/bulk/store.js';
 import { crc32Combine, zipLayout } from '../../src/bulk/zip.js';
 import { listDownloads } from '../../src/bulk/downloads.js';
-import { simulate } from '../../src/ingest/simulate/run.js';
+import { simulate } from '../../src/demo/simulate/run.js';
 import { waitFor } from '../helpers/wait.js';
 import { bulkEnv, parseCsv, parseNdjsonGz, readMembers, readZip, silent, type BulkEnv, type Parsed } from './env.js';
 

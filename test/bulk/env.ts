@@ -5,7 +5,7 @@ import { crc32, gunzipSync } from 'node:zlib';
 import yauzl from 'yauzl';
 import { parse } from 'csv-parse/sync';
 import pino from 'pino';
-import { seed } from '../../src/ingest/seed.js';
+import { seed } from '../../src/demo/seed.js';
 import { startRelay, type Relay } from '../../src/changes/relay.js';
 import { readRange, type Piece } from '../../src/bulk/store.js';
 import type { Queryable } from '../../src/db/pool.js';

@@ -2,7 +2,7 @@
 // If-Range, 304, 416, one counted request), and a rebuild that touches only changed jurisdictions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshots } from '../../src/bulk/build.js';
-import { simulate } from '../../src/ingest/simulate/run.js';
+import { simulate } from '../../src/demo/simulate/run.js';
 import { waitFor } from '../helpers/wait.js';
 import { bulkEnv, parseNdjsonGz, silent, type BulkEnv, type Parsed } from './env.js';
 

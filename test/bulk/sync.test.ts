@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSnapshots } from '../../src/bulk/build.js';
-import { simulate } from '../../src/ingest/simulate/run.js';
+import { simulate } from '../../src/demo/simulate/run.js';
 import { emptyDatabase, type TestDatabase } from '../helpers/db.js';
 import { ensureBuilt, root } from '../helpers/build.js';
 import { waitFor } from '../helpers/wait.js';

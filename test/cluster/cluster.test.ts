@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsForChange } from '../../src/domain/events.js';
-import { seed } from '../../src/ingest/seed.js';
+import { seed } from '../../src/demo/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { ensureBuilt } from '../helpers/build.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';

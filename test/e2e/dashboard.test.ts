@@ -12,7 +12,7 @@ import { ensureBuilt } from '../helpers/build.js';
 import { startRelay } from '../../src/changes/relay.js';
 import type { Background } from '../../src/background.js';
 import { createLogger } from '../../src/logger.js';
-import { seed } from '../../src/ingest/seed.js';
+import { seed } from '../../src/demo/seed.js';
 import { revokeKey } from '../../src/keys/store.js';
 
 const run = promisify(execFile);

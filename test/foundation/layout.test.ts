@@ -56,7 +56,7 @@ describe('delivery side layout', () => {
   });
 
   it('runs transactions through withTransaction (no hand-rolled BEGIN)', () => {
-    const scope = [...under('webhooks'), ...under('mirror'), ...under('texts'), ...under('changes'), ...under('db'), 'ingest/seed.ts'].filter((f) => f !== 'db/pool.ts');
+    const scope = [...under('webhooks'), ...under('mirror'), ...under('texts'), ...under('changes'), ...under('db'), 'demo/seed.ts'].filter((f) => f !== 'db/pool.ts');
     const rolling = scope.filter((f) => /query\(\s*'BEGIN/.test(read(f)));
     expect(rolling).toEqual([]);
   });
@@ -141,5 +141,44 @@ describe('domain rules', () => {
     ['change reasons to webhook events', /REASON_EVENTS\s*[:=]|STATUS_EVENTS\s*[:=]|function eventsForChange\b/],
   ])('defines %s only in domain/', (_, pattern) => {
     expect(outside.filter((f) => pattern.test(f.text)).map((f) => f.rel)).toEqual([]);
+  });
+});
+
+// The writers (issue 26 item 2): importers of each source over a write engine and a reader that
+// know no source, and the demo corpus and simulator in a home of their own. Only the command line
+// and the server's --demo start reach into them.
+describe('ingest and demo layout', () => {
+  const SRC = path.resolve(import.meta.dirname, '../../src');
+  const imports = (dir: string) =>
+    files(path.join(SRC, dir))
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.{1,2}\/[^']+)'/g)]
+        .map((m) => ({ from: path.relative(SRC, f), to: path.relative(SRC, path.resolve(path.dirname(f), m[1]!)) })));
+
+  it('gives each source, the reader and the write engine a folder of ingest/', () => {
+    const top = readdirSync(path.join(SRC, 'ingest'), { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+    expect(top).toEqual(['congress/', 'legiscan/', 'openstates/', 'read/', 'write/']);
+    expect(readdirSync(path.join(SRC, 'demo')).sort()).toEqual(['seed', 'seed.ts', 'simulate']);
+  });
+
+  it('keeps the reader and the write engine free of every source and of the demo', () => {
+    const reaching = [...imports('ingest/read'), ...imports('ingest/write')].filter((i) => /^(ingest\/(legiscan|congress|openstates)|demo)\//.test(i.to));
+    expect(reaching).toEqual([]);
+  });
+
+  it('keeps the reader below the write engine', () => {
+    expect(imports('ingest/read').filter((i) => i.to.startsWith('ingest/write/'))).toEqual([]);
+  });
+
+  it('keeps the demo apart from the importers and the read API', () => {
+    expect(imports('demo').filter((i) => /^(ingest|api)\//.test(i.to))).toEqual([]);
+  });
+
+  it('lets only the command line and the server start reach the writers', () => {
+    const reaching = files(SRC)
+      .map((f) => path.relative(SRC, f))
+      .filter((f) => f.endsWith('.ts') && !/^(ingest|demo|cli)\//.test(f) && f !== 'server.ts')
+      .filter((f) => /from '(\.\.?\/)+(ingest|demo)\//.test(readFileSync(path.join(SRC, f), 'utf8')));
+    expect(reaching).toEqual([]);
   });
 });

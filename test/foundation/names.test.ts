@@ -1,7 +1,7 @@
 // Names published as one combined string: honorifics removed, "Last, First" reversed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitPublishedName } from '../../src/ingest/names.js';
+import { splitPublishedName } from '../../src/domain/names.js';
 
 describe('splitPublishedName', () => {
   it.each([

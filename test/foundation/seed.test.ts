@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billNumberKey } from '../../src/domain/bill-number.js';
-import { seed } from '../../src/ingest/seed.js';
+import { seed } from '../../src/demo/seed.js';
 import { isInterfaceLabel } from '../../src/topics/rules.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 

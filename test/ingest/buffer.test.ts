@@ -2,7 +2,7 @@
 // batch's own connection, and through the multi-row insert where COPY is not possible (a record
 // that flushes the queue itself, e.g. the same roll call twice in one batch).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RowBuffer, withCopy } from '../../src/ingest/buffer.js';
+import { RowBuffer, withCopy } from '../../src/ingest/write/buffer.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;

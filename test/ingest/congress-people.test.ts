@@ -5,12 +5,12 @@
 // write (it is written through the grouped bill write since it has one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { congressPerson, PeopleCache, preloadPeople, type Mention } from '../../src/ingest/congress/people.js';
-import { billHash, type BillRecord } from '../../src/ingest/bills.js';
-import { contentHash } from '../../src/ingest/ids.js';
-import { upsertPerson, type PersonRecord } from '../../src/ingest/people.js';
-import { BatchWriter } from '../../src/ingest/batch.js';
-import { derivedPeopleId } from '../../src/ingest/ids.js';
-import { ImportReport } from '../../src/ingest/report.js';
+import { billHash, type BillRecord } from '../../src/ingest/write/bills.js';
+import { contentHash } from '../../src/ingest/write/ids.js';
+import { upsertPerson, type PersonRecord } from '../../src/ingest/write/people.js';
+import { BatchWriter } from '../../src/ingest/write/batch.js';
+import { derivedPeopleId } from '../../src/ingest/write/ids.js';
+import { ImportReport } from '../../src/ingest/write/report.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;

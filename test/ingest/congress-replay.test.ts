@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCongress } from '../../src/ingest/congress/bills.js';
-import { derivedPeopleId } from '../../src/ingest/ids.js';
+import { derivedPeopleId } from '../../src/ingest/write/ids.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLegiscan } from '../../src/ingest/legiscan/import.js';
 import { XML_LISTS } from '../../src/ingest/legiscan/parse.js';
 import { parseLegiscanXml } from '../../src/ingest/legiscan/xml.js';
-import type { ImportReport } from '../../src/ingest/report.js';
+import type { ImportReport } from '../../src/ingest/write/report.js';
 import { runDiffRound } from '../../src/texts/worker.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';

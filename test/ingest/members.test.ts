@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { COMPACT, compactMembers, eachMember } from '../../src/ingest/legiscan/members.js';
 import { list, num } from '../../src/ingest/legiscan/map.js';
 import { parsePayload } from '../../src/ingest/legiscan/parse.js';
-import { parseChunk } from '../../src/ingest/parse-chunk.js';
+import { parseWith } from '../../src/ingest/read/parse-chunk.js';
+import { legiscanParser } from '../../src/ingest/legiscan/parse-file.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../../shared/data/legiscan/xml-ms-2014-regular/vote');
 const present = existsSync(DATA);
@@ -49,7 +50,7 @@ describe('compact member votes', () => {
     const file = path.join(os.tmpdir(), `lds-members-${process.pid}.json`);
     writeFileSync(file, JSON.stringify({ roll_call: { roll_call_id: 7, votes: [{ people_id: 1, vote_id: 2 }] } }));
     try {
-      const read = (compact: boolean) => parseChunk({ kind: 'legiscan', folder: 'vote', compact, id: 0, files: [file] }).files[0]!.data!;
+      const read = (compact: boolean) => parseWith(legiscanParser('vote', compact), [file])[0]!.data!;
       expect(read(false).votes).toEqual([{ people_id: 1, vote_id: 2 }]);
       expect(read(false)[COMPACT]).toBeUndefined();
       expect(read(true).votes).toBeUndefined();

@@ -7,9 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zlib from 'node:zlib';
-import { parseChunk, type Blob } from '../../src/ingest/parse-chunk.js';
+import { parseWith, type Blob } from '../../src/ingest/read/parse-chunk.js';
+import { legiscanParser } from '../../src/ingest/legiscan/parse-file.js';
 
-const DIST = path.resolve(import.meta.dirname, '../../dist/ingest/parse-pool.js');
+const DIST = path.resolve(import.meta.dirname, '../../dist/ingest/read/parse-pool.js');
+// the workers load the compiled parser module: the one the compiled build names
+const DIST_PARSER = path.resolve(import.meta.dirname, '../../dist/ingest/legiscan/parse-file.js');
 const built = existsSync(DIST);
 if (!built) console.warn(`worker-thread parse pool test skipped: ${DIST} is absent (run npm run build)`);
 
@@ -30,22 +33,24 @@ afterAll(async () => { await fs.rm(dir, { recursive: true, force: true }); });
 
 describe.skipIf(!built)('parse pool (worker threads)', () => {
   it('matches in-thread parsing file for file, in order, errors included', async () => {
-    const { ParsePool } = (await import(DIST)) as typeof import('../../src/ingest/parse-pool.js');
+    const { ParsePool } = (await import(DIST)) as typeof import('../../src/ingest/read/parse-pool.js');
+    const compiled = (await import(DIST_PARSER)) as typeof import('../../src/ingest/legiscan/parse-file.js');
     const pool = new ParsePool(2);
     const got = [];
     try {
-      for await (const p of pool.files({ kind: 'legiscan', folder: 'bill' }, files)) got.push(p);
+      for await (const p of pool.files(compiled.legiscanParser('bill'), files)) got.push(p);
     } finally {
       await pool.close();
     }
-    const expected = parseChunk({ kind: 'legiscan', folder: 'bill', id: 0, files }).files;
+    const expected = parseWith(legiscanParser('bill'), files);
     expect(got.map((p) => [p.file, p.data])).toEqual(expected.map((p) => [p.file, p.data]));
     expect(got[77]!.error).toMatchObject({ message: expect.stringMatching(/malformed JSON/) });
     expect(got[150]!.data).toEqual({ bill_id: '9', sponsors: { sponsor: [{ people_id: '1' }] } });
   });
 
   it('parses in-memory entries (zip blobs, stored or deflated, views into one buffer) as in-thread parsing does, leaving that buffer whole', async () => {
-    const { ParsePool } = (await import(DIST)) as typeof import('../../src/ingest/parse-pool.js');
+    const { ParsePool } = (await import(DIST)) as typeof import('../../src/ingest/read/parse-pool.js');
+    const compiled = (await import(DIST_PARSER)) as typeof import('../../src/ingest/legiscan/parse-file.js');
     const bodies = Array.from({ length: 150 }, (_, i) => (i === 40 ? '{"bill": ' : JSON.stringify({ bill: { bill_id: i + 1, title: `Bill ${i}` } })));
     const stored = bodies.map((b, i) => (i % 2 ? zlib.deflateRawSync(Buffer.from(b)) : Buffer.from(b)));
     const whole = Buffer.concat(stored);
@@ -62,11 +67,11 @@ describe.skipIf(!built)('parse pool (worker threads)', () => {
     const pool = new ParsePool(2);
     const got = [];
     try {
-      for await (const p of pool.blobs({ kind: 'legiscan', folder: 'bill' }, source())) got.push(p);
+      for await (const p of pool.blobs(compiled.legiscanParser('bill'), source())) got.push(p);
     } finally {
       await pool.close();
     }
-    const expected = parseChunk({ kind: 'legiscan', folder: 'bill', id: 0, files: names, blobs }).files;
+    const expected = parseWith(legiscanParser('bill'), names, blobs);
     expect(got.map((p) => [p.file, p.data])).toEqual(expected.map((p) => [p.file, p.data]));
     expect(got[3]!.data).toEqual({ bill_id: 4, title: 'Bill 3' });
     expect(got[40]!.error).toMatchObject({ message: expect.stringMatching(/malformed JSON/) });

@@ -2,9 +2,9 @@
 // batches reach the database in the order records were handed over, counts are exact, and a
 // batch that fails at commit is replayed record by record, the one that follows it too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TableSpec } from '../../src/ingest/buffer.js';
-import { PipelinedWriter } from '../../src/ingest/pipeline.js';
-import { ImportReport } from '../../src/ingest/report.js';
+import type { TableSpec } from '../../src/ingest/write/buffer.js';
+import { PipelinedWriter } from '../../src/ingest/write/pipeline.js';
+import { ImportReport } from '../../src/ingest/write/report.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;

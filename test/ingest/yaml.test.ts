@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as referenceParse } from 'yaml';
-import { parseChunk, prepareFor } from '../../src/ingest/parse-chunk.js';
-import { parseYaml } from '../../src/ingest/yaml.js';
+import { parseWith } from '../../src/ingest/read/parse-chunk.js';
+import { parseYaml, yamlParser } from '../../src/ingest/read/yaml.js';
 
 const DATA = path.resolve(import.meta.dirname, '../../../shared/data');
 const present = existsSync(path.join(DATA, 'openstates-people')) && existsSync(path.join(DATA, 'congress-legislators'));
@@ -45,8 +45,7 @@ describe('parseYaml', () => {
       writeFileSync(path.join(dir, 'bad.yml'), 'name: [unclosed\n');
       writeFileSync(path.join(dir, 'dup.yml'), 'name: a\nname: b\n');
       writeFileSync(path.join(dir, 'good.yml'), 'name: Pat\n');
-      await prepareFor({ kind: 'yaml' });
-      const r = parseChunk({ kind: 'yaml', id: 1, files: ['bad.yml', 'dup.yml', 'good.yml'].map((f) => path.join(dir, f)) });
+      const r = { files: parseWith(yamlParser, ['bad.yml', 'dup.yml', 'good.yml'].map((f) => path.join(dir, f))) };
       expect(r.files[0]).toMatchObject({ data: null, error: { message: expect.stringMatching(/^malformed YAML: /) } });
       expect(r.files[1]).toMatchObject({ data: null, error: { message: expect.stringMatching(/^malformed YAML: .*duplicated mapping key/) } });
       expect(r.files[2]).toMatchObject({ data: { name: 'Pat' } });

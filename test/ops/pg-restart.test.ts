@@ -19,7 +19,7 @@ import { recordChanges, type ReasonName } from '../../src/changes/record.js';
 import { controlEmbedded, startEmbedded, type EmbeddedHandle } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createPool, withTransaction, type Pool } from '../../src/db/pool.js';
-import { seed } from '../../src/ingest/seed.js';
+import { seed } from '../../src/demo/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { createLogger } from '../../src/logger.js';
 import { eventsForChange } from '../../src/domain/events.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIONS } from '../../src/ingest/simulate/actions.js';
-import { ImportedDataError, simulate } from '../../src/ingest/simulate/run.js';
+import { ACTIONS } from '../../src/demo/simulate/actions.js';
+import { ImportedDataError, simulate } from '../../src/demo/simulate/run.js';
 import { realtimeEnv, until, type Env } from './env.js';
 
 let env: Env;

@@ -3,15 +3,15 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withTransaction, type Pool } from '../../db/pool.js';
-import { BatchWriter } from '../batch.js';
-import { memberRole, upsertCommittee } from '../committees.js';
-import { queuePerson } from '../people-group.js';
-import type { PersonRecord } from '../people.js';
-import { PARTY_NAMES, partyId } from '../reference.js';
+import { BatchWriter } from '../write/batch.js';
+import { memberRole, upsertCommittee } from '../write/committees.js';
+import { queuePerson } from '../write/people-group.js';
+import type { PersonRecord } from '../write/people.js';
+import { PARTY_NAMES, partyId } from '../write/reference.js';
 import { congressDistrict } from '../../domain/congress-district.js';
 import { foldPlaceholders } from './people.js';
-import { ImportReport, RecordError, type ReportOptions } from '../report.js';
-import { parseYaml } from '../yaml.js';
+import { ImportReport, RecordError, type ReportOptions } from '../write/report.js';
+import { parseYaml } from '../read/yaml.js';
 
 type Obj = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));

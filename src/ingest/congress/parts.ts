@@ -2,8 +2,8 @@
 // their THOMAS code, dated by the referral action), amendments (ids kept stable across
 // re-imports) and related bills (resolved to bill ids once every bill of the run is written).
 import type { Queryable } from '../../db/pool.js';
-import type { AmendmentRow, ReferralRow } from '../bills.js';
-import { nextIds } from '../ids.js';
+import type { AmendmentRow, ReferralRow } from '../write/bills.js';
+import { nextIds } from '../write/ids.js';
 
 type Obj = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));

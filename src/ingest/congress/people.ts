@@ -4,11 +4,11 @@
 // and House district. Later mentions fill what earlier ones left blank (people.ts merge), and a
 // full congress-legislators record overrides them all.
 import type { Queryable } from '../../db/pool.js';
-import type { BatchWriter, Group } from '../batch.js';
-import { DERIVED_LOW } from '../ids.js';
-import { splitPublishedName } from '../names.js';
-import { COLS, derivedId, mergedIfChanged, recordRow, upsertPerson, type PersonRecord, type Row } from '../people.js';
-import { PARTY_NAMES, partyId } from '../reference.js';
+import type { BatchWriter, Group } from '../write/batch.js';
+import { DERIVED_LOW } from '../write/ids.js';
+import { splitPublishedName } from '../../domain/names.js';
+import { COLS, derivedId, mergedIfChanged, recordRow, upsertPerson, type PersonRecord, type Row } from '../write/people.js';
+import { PARTY_NAMES, partyId } from '../write/reference.js';
 import { congressDistrict } from '../../domain/congress-district.js';
 
 export interface Mention {

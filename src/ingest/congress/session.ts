@@ -1,7 +1,7 @@
 // A Congress as a session: the nth Congress sits from January 3 of its first year to January 3
 // two years later (20th Amendment), so its dates are known and a past Congress is ended.
 import type { Queryable } from '../../db/pool.js';
-import { nextId } from '../ids.js';
+import { nextId } from '../write/ids.js';
 
 export function congressDates(congress: number): { year_start: number; year_end: number; start: string; end: string } {
   const year_start = 1787 + congress * 2;

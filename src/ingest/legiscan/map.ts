@@ -2,12 +2,12 @@
 // "0000-00-00" dates, 0/1 booleans, `committee` as [] or an object, XML lists wrapped in
 // <step>/<sponsor>/… elements, and the 2015-era XML that omits chambers on roll calls.
 import { createHash } from 'node:crypto';
-import type { Reference } from '../reference.js';
-import { PARTY_NAMES, idText, partyId } from '../reference.js';
-import type { BillRecord, VoteHeader } from '../bills.js';
-import { earliest, latest, utcDay } from '../dates.js';
-import type { PersonRecord } from '../people.js';
-import { RecordError } from '../record-error.js';
+import type { Reference } from '../write/reference.js';
+import { PARTY_NAMES, idText, partyId } from '../write/reference.js';
+import type { BillRecord, VoteHeader } from '../write/bills.js';
+import { earliest, latest, utcDay } from '../read/dates.js';
+import type { PersonRecord } from '../write/people.js';
+import { RecordError } from '../read/record-error.js';
 import { ladderForLegiscanBill } from '../../domain/legiscan-status.js';
 
 type Obj = Record<string, unknown>;

@@ -1,5 +1,5 @@
 // One LegiScan dataset file (JSON or XML) → its root object ({"bill":…} → the bill).
-import { RecordError } from '../record-error.js';
+import { RecordError } from '../read/record-error.js';
 import { parseLegiscanXml } from './xml.js';
 
 export const FOLDERS = ['people', 'bill', 'vote', 'text', 'amendment', 'supplement'] as const;

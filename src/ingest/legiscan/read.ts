@@ -6,8 +6,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { FOLDERS, parsePayload, type Folder } from './parse.js';
-import { decodeBlob, type Blob } from '../parse-chunk.js';
-import { ParsePool } from '../parse-pool.js';
+import { decodeBlob, type Blob } from '../read/parse-chunk.js';
+import { ParsePool } from '../read/parse-pool.js';
+import { legiscanParser } from './parse-file.js';
 
 export { FOLDERS, parsePayload, type Folder } from './parse.js';
 
@@ -49,7 +50,7 @@ export async function* readFolder(root: string, folder: Folder, pool?: ParsePool
   names.sort(byName);
   const own = pool ?? new ParsePool();
   try {
-    for await (const p of own.files({ kind: 'legiscan', folder, compact }, names.map((n) => path.join(dir, n)))) yield { folder, ...p };
+    for await (const p of own.files(legiscanParser(folder, compact), names.map((n) => path.join(dir, n)))) yield { folder, ...p };
   } finally {
     if (!pool) await own.close();
   }
@@ -151,7 +152,7 @@ export function firstZipPayload(zip: ZipDataset, folder: Folder): Record<string,
 export async function* readZipFolder(zip: ZipDataset, folder: Folder, pool?: ParsePool, compact = false): AsyncGenerator<Payload> {
   const own = pool ?? new ParsePool();
   try {
-    for await (const p of own.blobs({ kind: 'legiscan', folder, compact }, zipBlobs(zip, folder))) yield { folder, ...p };
+    for await (const p of own.blobs(legiscanParser(folder, compact), zipBlobs(zip, folder))) yield { folder, ...p };
   } finally {
     if (!pool) await own.close();
   }

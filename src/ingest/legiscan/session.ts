@@ -2,9 +2,9 @@
 // ("2014 Regular Session"): the years, the tag and the address are derived from what is there,
 // and a session whose last year is over is marked ended (sine_die 1) even when the payload,
 // written while it sat, still says 0.
-import type { BillRow } from '../bills.js';
-import type { Reference } from '../reference.js';
-import type { SessionRow } from '../sessions.js';
+import type { BillRow } from '../write/bills.js';
+import type { Reference } from '../write/reference.js';
+import type { SessionRow } from '../write/sessions.js';
 import { num, str } from './map.js';
 
 type Obj = Record<string, unknown>;

@@ -4,17 +4,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withTransaction, type Pool } from '../../db/pool.js';
-import { BatchWriter } from '../batch.js';
-import { CommitteeIndex, memberRole, upsertCommittee } from '../committees.js';
-import { splitPublishedName } from '../names.js';
-import { queuePerson } from '../people-group.js';
-import type { PersonIds } from '../people.js';
-import { PARTY_NAMES, loadReference, partyId, type Reference } from '../reference.js';
-import { ParsePool } from '../parse-pool.js';
+import { BatchWriter } from '../write/batch.js';
+import { CommitteeIndex, memberRole, upsertCommittee } from '../write/committees.js';
+import { splitPublishedName } from '../../domain/names.js';
+import { queuePerson } from '../write/people-group.js';
+import type { PersonIds } from '../write/people.js';
+import { PARTY_NAMES, loadReference, partyId, type Reference } from '../write/reference.js';
+import { ParsePool } from '../read/parse-pool.js';
+import { yamlParser } from '../read/yaml.js';
 import { congressDistrict } from '../../domain/congress-district.js';
 import { stateIdOf } from '../../domain/states.js';
 import { foldPlaceholders } from '../congress/people.js';
-import { ImportReport, RecordError, type ReportOptions } from '../report.js';
+import { ImportReport, RecordError, type ReportOptions } from '../write/report.js';
 
 type Obj = Record<string, unknown>;
 const SCHEMES: Record<string, keyof PersonIds> = { bioguide: 'bioguide', lis: 'lis', votesmart: 'votesmart', opensecrets: 'opensecrets', followthemoney: 'followthemoney', ballotpedia: 'ballotpedia' };
@@ -114,7 +115,7 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
           for (const _ of files) { report.tick(); report.skip('people', `jurisdiction ${st} is not covered`); }
           continue;
         }
-        for await (const { file, data, error } of parsers.files({ kind: 'yaml' }, files)) {
+        for await (const { file, data, error } of parsers.files(yamlParser, files)) {
           report.tick();
           let rec;
           try {
@@ -142,7 +143,7 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
       // A subcommittee is written after its parent, so its parent_id is set by the first import:
       // files come in name order, which often puts a subcommittee before its parent.
       const deferred: { file: string; c: Obj }[] = [];
-      for await (const { file, data, error } of parsers.files({ kind: 'yaml' }, committeeFiles)) {
+      for await (const { file, data, error } of parsers.files(yamlParser, committeeFiles)) {
         report.tick();
         let c: Obj;
         try {

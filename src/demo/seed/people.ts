@@ -1,7 +1,7 @@
 // Legislators for every chamber of every jurisdiction, at realistic chamber sizes. Edge cases:
 // people_id values above 2^32 (some states and Congress), names published only as one combined
 // string in some states, and split identities (one person under two people_id values).
-import { splitPublishedName } from '../names.js';
+import { splitPublishedName } from '../../domain/names.js';
 import { COMBINED_NAME_STATES, DEMO_ID_BASE, SPLIT_IDENTITY_STATES, hex, isoTime, ANCHOR, type BodyRow, type SeedContext } from './context.js';
 import { PgArray, type CopyBuffer } from './copy.js';
 import { rngFor, type Rng } from './prng.js';

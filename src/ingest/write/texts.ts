@@ -2,7 +2,7 @@
 // batch whose content or hash differs (only where its bill exists), one more queues the diff of
 // each new version against the previous one of its bill. A version not listed before on an
 // existing bill is a change (Text), recorded with the rows.
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 import type { BatchWriter, Group, Later } from './batch.js';
 
 export interface TextDocument {

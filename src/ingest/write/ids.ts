@@ -2,7 +2,7 @@
 // (100,000,000 upward); people get a stable id derived from their strongest external id so the
 // same legislator keeps the same people_id across databases and re-imports.
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 
 /** Where derived people_ids begin. */
 export const DERIVED_LOW = 2 ** 32;

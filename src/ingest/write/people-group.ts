@@ -2,7 +2,7 @@
 // record of the batch could join (by LegiScan id, each join key, or the id it would derive),
 // identity is resolved in memory with the same rules as upsertPerson (people.ts) — records of
 // the same batch see each other — and the changed rows go in one multi-row upsert.
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 import type { BatchWriter, Group, Later } from './batch.js';
 import { contentHash } from './ids.js';
 import { COLS, JOIN_ORDER, comparable, derivedId, findExisting, merge, newPeopleId, recordRow, type PersonRecord, type Row } from './people.js';

@@ -5,7 +5,7 @@
 // person, so identities the sources keep split stay split.
 // The source that created a person owns its descriptive fields; other sources add ids and fill
 // blanks, so alternating imports of different sources do not flap.
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 import { contentHash, derivedPeopleId } from './ids.js';
 import type { Outcome } from './report.js';
 

@@ -1,5 +1,5 @@
 // Sessions arrive embedded in bills; written once per import run, updated only when different.
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 
 export interface SessionRow {
   session_id: number; state_id: number; year_start: number; year_end: number; special: number; session_tag: string;

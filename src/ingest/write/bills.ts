@@ -7,12 +7,12 @@
 // A changed bill costs two round trips however many parts it has (three for an existing bill):
 // look-up, (the ids of its parts before the write,) bill upsert with the deletes of its replaced
 // children; the children themselves are queued and written per batch (buffer.ts).
-import type { ChangeInput } from '../changes/record.js';
-import { billNumberKey } from '../domain/bill-number.js';
-import type { Queryable } from '../db/pool.js';
+import type { ChangeInput } from '../../changes/record.js';
+import { billNumberKey } from '../../domain/bill-number.js';
+import type { Queryable } from '../../db/pool.js';
 import type { BatchWriter, Group, Later, WriteResult } from './batch.js';
 import { canCopy, copyRows, withCopy, type RowBuffer, type TableSpec } from './buffer.js';
-import type { RawSubject, SubjectIndex } from '../topics/assign.js';
+import type { RawSubject, SubjectIndex } from '../../topics/assign.js';
 import { contentHash } from './ids.js';
 import type { Outcome } from './report.js';
 

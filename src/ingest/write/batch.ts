@@ -5,8 +5,8 @@
 // record per SAVEPOINT so the bad record rolls back alone and the rest still go in.
 // Outcomes are reported when their batch commits, so counts never include rolled-back work, and
 // change-log rows queued by the records are written once per batch, in the same transaction.
-import { recordChanges, type ChangeInput } from '../changes/record.js';
-import { inTransaction, type Pool, type PoolClient, type Queryable } from '../db/pool.js';
+import { recordChanges, type ChangeInput } from '../../changes/record.js';
+import { inTransaction, type Pool, type PoolClient, type Queryable } from '../../db/pool.js';
 import { RowBuffer } from './buffer.js';
 import type { ImportReport, Outcome } from './report.js';
 

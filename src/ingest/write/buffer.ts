@@ -9,7 +9,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 
 export interface TableSpec {
   /** INSERT … SELECT * FROM unnest($1::t1[], …) with ON CONFLICT; `$COLS` is replaced by the unnest call */

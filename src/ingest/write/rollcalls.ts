@@ -1,7 +1,7 @@
 // Roll calls with member votes. A roll call that was not there before, on a bill that was, is a
 // change (Vote) recorded with the rows.
 // Roll calls are written per batch, a few statements for hundreds of them (RollCallGroup).
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 import type { BatchWriter, Group, Later } from './batch.js';
 import { withCopy } from './buffer.js';
 import { createHash } from 'node:crypto';

@@ -1,11 +1,11 @@
-// Source files (LegiScan JSON/XML, Open States YAML) read and parsed by worker threads, handed over in file order. Files go out in
+// Source files (LegiScan JSON/XML, YAML documents) read and parsed by worker threads, handed over in file order. Files go out in
 // chunks (one message per CHUNK files, not per file) and at most AHEAD chunks per worker are in
 // flight, so memory stays bounded whatever the dataset size. Under the TypeScript sources (tests)
 // there is no compiled worker: chunks are parsed in-thread, with the same results.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { RecordError } from './report.js';
-import { parseChunk, prepareFor, type Blob, type ChunkRequest, type ChunkResult, type ParseKind } from './parse-chunk.js';
+import { RecordError } from './record-error.js';
+import { parseChunk, type Blob, type ChunkRequest, type ChunkResult, type FileParser } from './parse-chunk.js';
 
 export interface Parsed { file: string; data: Record<string, unknown> | null; error?: unknown }
 
@@ -37,8 +37,8 @@ export class ParsePool {
     }
   }
 
-  private parse(req: ChunkRequest, transfer: ArrayBuffer[] = []): Promise<ChunkResult> {
-    if (!this.workers.length) return prepareFor(req).then(() => parseChunk(req));
+  private parse<O>(parser: FileParser<O>, req: ChunkRequest<O>, transfer: ArrayBuffer[] = []): Promise<ChunkResult> {
+    if (!this.workers.length) return Promise.resolve().then(() => parseChunk(req, parser.parse));
     const w = this.workers[this.next++ % this.workers.length]!;
     return new Promise((resolve, reject) => {
       this.waiting.set(req.id, { resolve, reject });
@@ -47,12 +47,12 @@ export class ParsePool {
   }
 
   /** The files parsed, in the order given. */
-  async *files(kind: ParseKind, files: string[]): AsyncGenerator<Parsed> {
+  async *files<O>(parser: FileParser<O>, files: string[]): AsyncGenerator<Parsed> {
     const pending: Promise<ChunkResult>[] = [];
     let at = 0;
     const fill = () => {
       while (at < files.length && pending.length < AHEAD * Math.max(1, this.workers.length)) {
-        pending.push(this.parse({ ...kind, id: this.seq++, files: files.slice(at, at + CHUNK) }));
+        pending.push(this.parse(parser, { id: this.seq++, module: parser.module, options: parser.options, files: files.slice(at, at + CHUNK) }));
         at += CHUNK;
       }
     };
@@ -71,7 +71,7 @@ export class ParsePool {
    * order given. The source is read a few chunks ahead, so reading it overlaps the parsing and
    * whatever the caller does with the results.
    */
-  async *blobs(kind: ParseKind, source: AsyncIterable<{ file: string; blob: Blob }>): AsyncGenerator<Parsed> {
+  async *blobs<O>(parser: FileParser<O>, source: AsyncIterable<{ file: string; blob: Blob }>): AsyncGenerator<Parsed> {
     const it = source[Symbol.asyncIterator]();
     const pending: Promise<ChunkResult>[] = [];
     let ended = false;
@@ -99,7 +99,7 @@ export class ParsePool {
           at += b.bytes.byteLength;
           return { ...b, bytes: packed.subarray(at - b.bytes.byteLength, at) };
         });
-        pending.push(this.parse({ ...kind, id: this.seq++, files, blobs: views }, [packed.buffer]));
+        pending.push(this.parse(parser, { id: this.seq++, module: parser.module, options: parser.options, files, blobs: views }, [packed.buffer]));
       }
     };
     let filling = fill();

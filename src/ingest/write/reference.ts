@@ -1,6 +1,6 @@
 // Reference lookups every importer needs: states by abbreviation, chambers (bodies) by state and
 // role, parties by name. Loaded once per import.
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 
 export interface Body { body_id: number; state_id: number; role_id: number; body_abbr: string; body_short: string }
 

@@ -9,7 +9,7 @@
 // the previous commit is only the building of the next batch: mapping, and the rare record-time
 // queries (a session or placeholder person not met before), which look at rows the caches
 // already know. A batch whose predecessor had to be replayed is replayed too.
-import type { Pool } from '../db/pool.js';
+import type { Pool } from '../../db/pool.js';
 import { BatchWriter, type RecordWrite } from './batch.js';
 import type { ImportReport } from './report.js';
 

@@ -2,7 +2,7 @@
 // errors), each problem with its file and field, and progress while it runs: a cli-progress bar
 // on a terminal, plain periodic lines on stderr otherwise (logs, CI).
 import cliProgress from 'cli-progress';
-import { RecordError } from './record-error.js';
+import { RecordError } from '../read/record-error.js';
 
 export { RecordError };
 

@@ -1,6 +1,6 @@
 // Committees with members, shared by the Open States and congress-legislators importers.
 // Matched on the source's own id kept in external_ids (unique index), so re-imports update in place.
-import type { Queryable } from '../db/pool.js';
+import type { Queryable } from '../../db/pool.js';
 import type { BatchWriter, Group } from './batch.js';
 import type { TableSpec } from './buffer.js';
 import { contentHash, nextIds } from './ids.js';
