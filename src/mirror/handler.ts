@@ -6,10 +6,7 @@
 // non-2xx is a failed attempt retried on the webhook schedule.
 import type { Config } from '../config.js';
 import type { Pool, Queryable } from '../db/pool.js';
-import { registerDeliveryKind, type KindHandler } from '../webhooks/delivery/kinds.js';
-import { enqueueDeliveries } from '../webhooks/queue/enqueue.js';
-import type { OutboundResult } from '../webhooks/delivery/outbound.js';
-import type { ClaimedDelivery } from '../webhooks/queue/claims.js';
+import { enqueueDeliveries, registerDeliveryKind, type ClaimedDelivery, type KindHandler, type NewDelivery, type OutboundResult } from '../webhooks/kit.js';
 import { fitPush } from './columns.js';
 import { IdMap, localIds, type IdKind } from './ids.js';
 import { renderDoc, renderPerson, renderRollCall } from './records.js';
@@ -174,7 +171,29 @@ async function laterBillPushes(db: Queryable, d: ClaimedDelivery): Promise<{ id:
   return rows.map((r) => ({ id: Number(r.id), reason: r.reason }));
 }
 
+/** The ordering lane of a mirror's bill pushes and of the documents and roll calls that follow them. */
+export const MIRROR_LANE = 1;
+
+/** Push-mirror auth tokens: LegiScan-style 32 hex characters. */
+export function generateToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex');
+}
+
 export const mirrorHandler: KindHandler = {
+  // One bill push per change (plus a roll_call push for a vote), in the mirror's record lane
+  // (claims.ts): one bill-keyed push at a time, so a receiver never writes two bills at once
+  // (MySQL's gap locks on adjacent bill ids deadlock two such writes).
+  dispatch(subscriptionId, c, events) {
+    const common = { subscription_id: subscriptionId, change_id: c.change_id, bill_id: c.bill_id, payload: JSON.stringify({ events }), lane: MIRROR_LANE };
+    const out: NewDelivery[] = [{ ...common, event_type: 'bill', target: { root: 'bill', bill_id: c.bill_id, reason_id: c.reason_id } }];
+    if (c.reason === 'Vote' && c.detail.roll_call_id !== undefined) {
+      out.push({ ...common, event_type: 'roll_call', target: { root: 'roll_call', roll_call_id: c.detail.roll_call_id } });
+    }
+    return out;
+  },
+  newSecret: generateToken,
+  // a test push is a sample bill (samplePush)
+  testTarget: { root: 'sample' },
   async render(db: Pool, d: ClaimedDelivery, config: Config) {
     const target = d.target ?? { root: 'sample' };
     // the later pushes are read before the bill, so whatever they announce is in this render

@@ -5,13 +5,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.js';
 import { EVENT_NAMES } from '../domain/events.js';
-import { callerKey } from '../webhooks/routes/key.js';
-import { Outbound } from '../webhooks/delivery/outbound.js';
-import { generateToken } from '../webhooks/routes/subscriptions.js';
-import { SubscriptionSchema } from '../webhooks/routes/schemas.js';
-import { createSubscription, publicSubscription } from '../webhooks/subscriptions.js';
-import { validateSubscription, validateUrl } from '../webhooks/routes/validate.js';
-import { judgeMirror, receiverStatus, registerMirrorDelivery, samplePush } from './handler.js';
+import { callerKey, createSubscription, Outbound, publicSubscription, SubscriptionSchema, validateSubscription, validateUrl } from '../webhooks/kit.js';
+import { generateToken, judgeMirror, receiverStatus, registerMirrorDelivery, samplePush } from './handler.js';
 import { MIRROR_DOC } from './docs.js';
 
 const tags = ['Push-mirror'];

@@ -9,6 +9,7 @@ import { parseInt64 } from '../http/params.js';
 
 export const MAX_ACTIVE_PER_KEY = 25;
 
+/** The kinds the API's schema lists (routes/schemas.ts); each one's behaviour is its registered handler (delivery/kinds.ts). */
 export type SubscriptionKind = 'webhook' | 'push_mirror';
 
 export interface SubscriptionRow {

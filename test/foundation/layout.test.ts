@@ -42,12 +42,22 @@ describe('delivery side layout', () => {
 
   it('groups webhooks/ by routes, queue and delivery', () => {
     const top = readdirSync(path.join(SRC, 'webhooks'), { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
-    expect(top).toEqual(['delivery/', 'plugin.ts', 'queue/', 'routes/', 'subscriptions.ts']);
+    expect(top).toEqual(['delivery/', 'kit.ts', 'plugin.ts', 'queue/', 'routes/', 'subscriptions.ts']);
   });
 
   it('keeps the delivery core free of the mirror: kinds register their handlers', () => {
     const importing = under('webhooks').filter((f) => /from '(\.\.\/)+mirror\//.test(read(f)));
     expect(importing).toEqual([]);
+  });
+
+  it('lets a kind reach the webhook machinery only through webhooks/kit.ts', () => {
+    const reaching = [...under('mirror')].filter((f) => /from '\.\.\/webhooks\/(?!kit\.js')/.test(read(f)));
+    expect(reaching).toEqual([]);
+  });
+
+  it('never branches on a kind by name outside the kind: the core asks the registered handler', () => {
+    const branching = [...under('webhooks'), ...under('changes'), ...under('http'), ...under('api')].filter((f) => /\bkind\s*[!=]==?\s*'(push_mirror|webhook)'|'(push_mirror|webhook)'\s*[!=]==?\s*\w*\.?kind\b/.test(read(f)));
+    expect(branching).toEqual([]);
   });
 
   it('inserts deliveries in one place', () => {

@@ -27,7 +27,7 @@ export interface ClaimedDelivery {
   attempt_base: number;
   created_at: Date;
   // subscription
-  kind: 'webhook' | 'push_mirror';
+  kind: string;
   webhook_url: string;
   secret: string;
   previous_secret: string | null;

@@ -10,30 +10,18 @@ import type { Background, BackgroundContext } from '../../background.js';
 import { retryLog } from '../../db/health.js';
 import { withTransaction, type Pool, type PoolClient } from '../../db/pool.js';
 import { eventsForChange } from '../../domain/events.js';
-import { buildPayload } from './events.js';
 import { EVENT_COLUMNS, EVENT_FROM } from '../../changes/events.js';
-import type { ChangeEvent } from '../../changes/events.js';
+import { requireKind, type DispatchChange, type DispatchContext } from '../delivery/kinds.js';
 import { enqueueDeliveries, type NewDelivery } from './enqueue.js';
 
 const LOCK_KEY = 7310041;
 const BATCH = 500;
 /** Delivery rows per transaction: workers start on the first rows while later ones are still being written. */
 const MAX_ROWS = 1000;
-/** The ordering lane of a mirror's bill pushes and of the documents and roll calls that follow them. */
-export const MIRROR_LANE = 1;
-
-/** A change as the public projection reads it (changes/events.ts), plus what the payload and filters need. */
-interface ChangeRow extends ChangeEvent {
-  status_id: number | null;
-  status_date: string | null;
-  updated: string | null;
-  subjects: string[];
-  topics: string[];
-}
 
 interface SubRow {
   id: number;
-  kind: 'webhook' | 'push_mirror';
+  kind: string;
   events: string[];
   filter_states: string[];
   filter_subjects: string[];
@@ -41,7 +29,7 @@ interface SubRow {
 }
 
 /** Subjects filter: a case-insensitive match against the bill's raw subject names or its topic slugs. */
-export function matchesFilters(sub: Pick<SubRow, 'filter_states' | 'filter_subjects'>, c: Pick<ChangeRow, 'state' | 'subjects' | 'topics'>): boolean {
+export function matchesFilters(sub: Pick<SubRow, 'filter_states' | 'filter_subjects'>, c: Pick<DispatchChange, 'state' | 'subjects' | 'topics'>): boolean {
   if (sub.filter_states.length > 0 && !sub.filter_states.includes(c.state)) return false;
   if (sub.filter_subjects.length > 0) {
     const have = new Set([...c.subjects, ...c.topics]);
@@ -50,44 +38,18 @@ export function matchesFilters(sub: Pick<SubRow, 'filter_states' | 'filter_subje
   return true;
 }
 
-/** Deliveries one change produces for one subscription. Mirrors get one bill push (plus a roll_call push for votes). */
-function deliveriesFor(sub: SubRow, c: ChangeRow, baseUrl: string, payloads: Map<string, string>): NewDelivery[] {
+/** Deliveries one change produces for one subscription: its kind turns the events it asked for into rows. */
+function deliveriesFor(sub: SubRow, c: DispatchChange, ctx: DispatchContext): NewDelivery[] {
   if (new Date(c.changed_at) < sub.created_at) return [];
   const events = eventsForChange(c.reason, c.new_status).filter((e) => sub.events.includes(e));
   if (events.length === 0 || !matchesFilters(sub, c)) return [];
-  const common = { subscription_id: sub.id, change_id: c.change_id, bill_id: c.bill_id };
-  if (sub.kind === 'push_mirror') {
-    const payload = JSON.stringify({ events });
-    // the mirror's record lane (claims.ts): one bill-keyed push at a time, so a receiver never
-    // writes two bills at once (MySQL's gap locks on adjacent bill ids deadlock two such writes)
-    const lane = MIRROR_LANE;
-    const out: NewDelivery[] = [{ ...common, event_type: 'bill', payload, lane, target: { root: 'bill', bill_id: c.bill_id, reason_id: c.reason_id } }];
-    if (c.reason === 'Vote' && c.detail.roll_call_id !== undefined) {
-      out.push({ ...common, event_type: 'roll_call', payload, lane, target: { root: 'roll_call', roll_call_id: c.detail.roll_call_id } });
-    }
-    return out;
-  }
-  const bill = {
-    bill_id: c.bill_id,
-    state: c.state,
-    bill_number: c.bill_number,
-    title: c.title,
-    status_id: c.status_id ?? c.new_status ?? 1,
-    status_date: c.status_date,
-    updated: c.updated ?? c.changed_at,
-  };
-  return events.map((type) => {
-    const key = `${c.change_id}:${type}`;
-    let payload = payloads.get(key);
-    if (payload === undefined) payloads.set(key, (payload = JSON.stringify(buildPayload(type, c, bill, baseUrl))));
-    return { ...common, event_type: type, payload, target: null };
-  });
+  return requireKind(sub.kind).dispatch(sub.id, c, events, ctx);
 }
 
 async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ processed: number; created: number; more: boolean }> {
   const { rows: st } = await client.query<{ last_seq: number }>('SELECT last_seq FROM dispatcher_state WHERE id = 1 FOR UPDATE');
   const last = st[0]?.last_seq ?? 0;
-  const { rows: changes } = await client.query<ChangeRow>(
+  const { rows: changes } = await client.query<DispatchChange>(
     `SELECT ${EVENT_COLUMNS}, b.status_id, b.status_date::text AS status_date,
             to_char(b.updated AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS updated,
             coalesce((SELECT array_agg(lower(sj.subject_name)) FROM bill_subjects bs JOIN subjects sj USING (subject_id) WHERE bs.bill_id = c.bill_id), '{}') AS subjects,
@@ -100,12 +62,12 @@ async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ pro
   const { rows: subs } = await client.query<SubRow>(
     'SELECT id, kind, events, filter_states, filter_subjects, created_at FROM subscriptions WHERE active AND deleted_at IS NULL',
   );
-  const payloads = new Map<string, string>();
+  const ctx: DispatchContext = { baseUrl, payloads: new Map() };
   const rows: NewDelivery[] = [];
   let taken = 0;
   while (taken < changes.length && rows.length < MAX_ROWS) {
     const c = changes[taken++];
-    for (const s of subs) rows.push(...deliveriesFor(s, c, baseUrl, payloads));
+    for (const s of subs) rows.push(...deliveriesFor(s, c, ctx));
   }
   // the workers' notification is sent by this statement and delivered when the cursor commits
   const created = (await enqueueDeliveries(client, rows)).length;

@@ -7,6 +7,7 @@ import { clampLimit, checkOffset, LimitParam, OffsetParam, PaginationSchema, pag
 import { parseTimestamp } from '../../http/params.js';
 import { errorResponses } from '../../http/schemas.js';
 import { attemptDelivery, type DeliveryContext } from '../delivery/attempt.js';
+import { requireKind } from '../delivery/kinds.js';
 import { enqueueDeliveries, newMessageId, notifyWorkers } from '../queue/enqueue.js';
 import { PAYLOAD_VERSION } from '../queue/events.js';
 import { callerKey, callerSubscription } from './key.js';
@@ -36,7 +37,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
     // no wake-up: this call claims and sends its own row
     const [row] = await enqueueDeliveries(app.db, [{
       public_id: msgId, subscription_id: sub.id, change_id: null, event_type: 'test', bill_id: null,
-      payload: JSON.stringify(payload), target: sub.kind === 'push_mirror' ? { root: 'sample' } : null, is_test: true,
+      payload: JSON.stringify(payload), target: requireKind(sub.kind).testTarget, is_test: true,
     }], { wake: false });
     const [claimed] = await claimDue(app.db, 1, 1_000_000, app.config.webhookTimeoutMs + 15_000, row.id);
     if (!claimed) return { delivery_id: msgId, delivered: false, http_status: null, duration_ms: 0, error: 'not claimed' };

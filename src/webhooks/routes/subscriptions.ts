@@ -6,6 +6,7 @@ import { callerKey, callerSubscription } from './key.js';
 import { CreatedSubscription, IdParams, PAYLOAD_DOC, SubscriptionBody, SubscriptionSchema } from './schemas.js';
 import { DISABLE_RULE_DOC } from '../delivery/disable.js';
 import { generateSecret } from '../delivery/signing.js';
+import { requireKind } from '../delivery/kinds.js';
 import {
   createSubscription, deleteSubscription, listSubscriptions, publicSubscription, reactivate, rotateSecret,
 } from '../subscriptions.js';
@@ -91,7 +92,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   }, async (req) => {
     const sub = await callerSubscription(req, req.params.id, { active: true });
-    const secret = sub.kind === 'push_mirror' ? generateToken() : generateSecret();
+    const secret = requireKind(sub.kind).newSecret();
     const row = await rotateSecret(app.db, sub, secret, app.config.webhookSecretOverlapSeconds ?? 86_400);
     return { data: publicSubscription(row), secret };
   });
@@ -112,8 +113,3 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return { data: publicSubscription(await reactivate(app.db, sub)) };
   });
 };
-
-/** Push-mirror auth tokens: LegiScan-style 32 hex characters. */
-export function generateToken(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex');
-}
