@@ -13,7 +13,28 @@ import { lsDistrict, lsTime } from '../../src/mirror/format.js';
 import type { IdKind } from '../../src/mirror/ids.js';
 import type { Row, Store } from './legiscan-store.js';
 
-export interface Ctx { app: FastifyInstance; key: string; db: Pool; subId: number; base: string }
+/** `ids`: the mirror's id map read once (loadWireIds), so a comparison of every record asks no query per id */
+export interface Ctx { app: FastifyInstance; key: string; db: Pool; subId: number; base: string; ids?: WireIds }
+
+/** The wire ids of one mirror, read in three statements: its id map, people's LegiScan ids, committee sponsors. */
+export interface WireIds { map: Map<string, number>; legiscan: Map<number, number>; committeePeople: Set<number> }
+
+export async function loadWireIds(db: Pool, subId: number): Promise<WireIds> {
+  const map = new Map<string, number>();
+  for (const r of (await db.query<{ kind: string; local_id: string; wire_id: string }>('SELECT kind, local_id::text, wire_id::text FROM mirror_ids WHERE subscription_id = $1', [subId])).rows) {
+    map.set(`${r.kind}:${r.local_id}`, Number(r.wire_id));
+  }
+  const legiscan = new Map<number, number>();
+  for (const r of (await db.query<{ p: string; l: string }>('SELECT people_id::text AS p, legiscan_id::text AS l FROM people WHERE legiscan_id IS NOT NULL')).rows) legiscan.set(Number(r.p), Number(r.l));
+  const ids: WireIds = { map, legiscan, committeePeople: new Set() };
+  const committees = (await db.query<{ people_id: string }>('SELECT people_id FROM people WHERE committee_id > 0')).rows;
+  for (const r of committees) ids.committeePeople.add(wireFrom(ids, 'people', Number(r.people_id)));
+  return ids;
+}
+
+function wireFrom(ids: WireIds, kind: IdKind, local: number): number {
+  return ids.map.get(`${kind}:${local}`) ?? (kind === 'people' ? ids.legiscan.get(local) : undefined) ?? local;
+}
 
 const VOTE_IDS: Record<string, number> = { Yea: 1, Nay: 2, 'Not Voting': 3, NV: 3, Absent: 4 };
 const day = (v: unknown) => (v === null || v === undefined || v === '0000-00-00' ? null : String(v).slice(0, 10));
@@ -28,6 +49,7 @@ async function api(c: Ctx, url: string): Promise<any> {
 /** The wire id the mirror sent for one of our ids. */
 export async function wire(c: Ctx, kind: IdKind, local: number | null): Promise<number> {
   if (!local) return 0;
+  if (c.ids) return wireFrom(c.ids, kind, local);
   const { rows } = await c.db.query<{ w: number }>('SELECT wire_id AS w FROM mirror_ids WHERE subscription_id = $1 AND kind = $2 AND local_id = $3', [c.subId, kind, local]);
   if (rows[0]) return rows[0].w;
   if (kind === 'people') {
@@ -51,7 +73,8 @@ function docConsistent(label: string, doc: unknown, size: unknown, hash: unknown
 const byKey = (k: string) => (a: Row, b: Row) => Number(a[k]) - Number(b[k]) || String(a[k]).localeCompare(String(b[k]));
 
 export async function compareBill(c: Ctx, s: Store, id: number, label: string): Promise<void> {
-  const b = await api(c, `/v1/bills/${id}`);
+  // the bill with every part in one request (include= embeds exactly each part's own endpoint)
+  const b = await api(c, `/v1/bills/${id}?include=all`);
   const W = await wire(c, 'bill', id);
   const [row] = await s.query('SELECT * FROM ls_bill WHERE bill_id = ?', [W]);
   expect(row, `${label}: ls_bill row`).toBeDefined();
@@ -75,14 +98,17 @@ export async function compareBill(c: Ctx, s: Store, id: number, label: string): 
     expect(named.rows, `${label}: a nameable pending committee was not sent`).toEqual([]);
   }
 
-  const sub = async (what: string) => (await api(c, `/v1/bills/${id}/${what}`)) as any[];
+  const sub = async (what: string) => {
+    expect(Array.isArray(b[what]), `${label}: include=all embeds ${what}`).toBe(true);
+    return b[what] as any[];
+  };
   const q = (sql: string) => s.query(sql, [W]);
   const history = (await sub('history')).sort(byKey('history_step'));
   expect((await q('SELECT * FROM ls_bill_history WHERE bill_id = ? ORDER BY history_step')).map((h) => [day(h.history_date), h.history_action, num(h.history_body_id), num(h.history_major)]), `${label} history`)
     .toEqual(history.map((h) => [day(h.history_date), L('history', 'action')(h.history_action), h.history_body_id, h.history_major]));
 
   // A committee sponsor is people_id 0 in the API and LegiScan's committee people record on the wire.
-  const committees = new Set(await Promise.all((await c.db.query<{ people_id: string }>('SELECT people_id FROM people WHERE committee_id > 0')).rows.map((r) => wire(c, 'people', Number(r.people_id)))));
+  const committees = c.ids?.committeePeople ?? new Set(await Promise.all((await c.db.query<{ people_id: string }>('SELECT people_id FROM people WHERE committee_id > 0')).rows.map((r) => wire(c, 'people', Number(r.people_id)))));
   const sponsorKey = (x: { people_id: unknown; sponsor_order: unknown }) => `${String(x.sponsor_order)}:${String(x.people_id)}`;
   const sponsors = await Promise.all((await sub('sponsors')).map(async (p) => ({ people_id: p.people_id === 0 ? 'committee' : await wire(c, 'people', p.people_id), sponsor_order: p.sponsor_order, sponsor_type_id: p.sponsor_type_id })));
   expect((await q('SELECT people_id, sponsor_order, sponsor_type_id FROM ls_bill_sponsor WHERE bill_id = ?'))
