@@ -41,7 +41,7 @@ const mirror: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Type.Object({ data: SubscriptionSchema, token: Type.String({ description: 'sent as Authorization: Token <token>; shown once' }) }), ...errorResponses(400, 401, 429) },
     },
   }, async (req, reply) => {
-    const key = await callerKey(req);
+    const key = callerKey(req);
     const body = req.body;
     const v = await validateSubscription({ ...body, events: body.events ?? [...EVENT_NAMES] }, app.config.webhookAllowedHosts);
     const token = generateToken();
@@ -71,7 +71,7 @@ const mirror: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
   }, async (req) => {
-    await callerKey(req);
+    callerKey(req);
     const body = req.body;
     const url = await validateUrl(body.webhook_url, app.config.webhookAllowedHosts);
     const push = JSON.stringify(await samplePush(app.db, app.config.publicBaseUrl));

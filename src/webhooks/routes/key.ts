@@ -1,20 +1,15 @@
-// The caller's key and subscriptions for subscription routes. The global auth hook sets
-// request.apiKey; until it runs for a route (or where it is absent), the key is looked up here so
-// subscriptions can never be created or read without an issued, unrevoked key.
+// The caller's key and subscriptions for subscription routes. The global auth hook (http/auth.ts)
+// has already checked, counted and attached the key of every route that is neither public nor a
+// probe, which these routes are not; this only reads what it attached.
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
-import { findKey, type KeyLookup } from '../../keys/store.js';
+import type { KeyLookup } from '../../keys/store.js';
 import { getSubscription, requireActive, type SubscriptionRow } from '../subscriptions.js';
 
-export async function callerKey(req: FastifyRequest): Promise<KeyLookup> {
-  if (req.apiKey) return req.apiKey;
-  const raw = req.headers['x-api-key'];
-  if (typeof raw !== 'string' || raw === '') throw new ApiError('unauthorized');
-  const key = await findKey(req.server.db, raw);
-  if (!key) throw new ApiError('invalid_api_key');
-  if (key.revoked) throw new ApiError('revoked_api_key');
-  req.apiKey = key;
-  return key;
+export function callerKey(req: FastifyRequest): KeyLookup {
+  // unreachable while the auth hook runs first: fail closed rather than serve without a key
+  if (!req.apiKey) throw new ApiError('unauthorized');
+  return req.apiKey;
 }
 
 /**
@@ -22,7 +17,7 @@ export async function callerKey(req: FastifyRequest): Promise<KeyLookup> {
  * `active`, 409 subscription_inactive unless it is active (routes that would send or queue).
  */
 export async function callerSubscription(req: FastifyRequest, id: string, opts: { active?: boolean } = {}): Promise<SubscriptionRow> {
-  const key = await callerKey(req);
+  const key = callerKey(req);
   const sub = await getSubscription(req.server.db, key.org_name, id);
   if (opts.active) requireActive(sub);
   return sub;

@@ -30,7 +30,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: CreatedSubscription, ...errorResponses(400, 401, 429) },
     },
   }, async (req, reply) => {
-    const key = await callerKey(req);
+    const key = callerKey(req);
     const v = await validateSubscription(req.body, app.config.webhookAllowedHosts);
     const secret = generateSecret();
     const row = await createSubscription(app.db, { apiKeyId: key.api_key_id, orgName: key.org_name, kind: 'webhook', url: v.url, events: v.events, states: v.states, subjects: v.subjects, secret });
@@ -48,7 +48,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Object({ data: Type.Array(SubscriptionSchema) }), ...errorResponses(401) },
     },
   }, async (req) => {
-    const key = await callerKey(req);
+    const key = callerKey(req);
     return { data: (await listSubscriptions(app.db, key.org_name)).map(publicSubscription) };
   });
 
