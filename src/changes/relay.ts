@@ -5,18 +5,21 @@
 // Readers only see stamped rows with changed_at <= high_water, so a writer that commits late can
 // never land behind a cursor a client already holds. Publishing happens after commit from the
 // published_seq cursor, so a bus outage or a relay crash delays events but never loses them.
-import pg from 'pg';
 import type { Background, BackgroundContext } from '../background.js';
 import { retryLog } from '../db/health.js';
 import { NOTIFY_CHANNEL } from './record.js';
 import { EVENT_COLUMNS, eventFrom, eventsBySeq, type ChangeEvent } from './events.js';
 import { listen, type Listener } from '../db/listen.js';
 import { relayPublishFailing } from '../ops/metrics.js';
+import { Backoff } from '../jobs/backoff.js';
+import { Coalescer } from '../jobs/coalesce.js';
+import { SessionLock } from '../jobs/session-lock.js';
 
 /** Advisory lock key of the active relay (below 2^32, so pg_locks shows it as objid with classid 0). */
 export const RELAY_LOCK_KEY = 7310006;
 const BATCH = 500;
 const LOCK_RETRY_MS = 1000;
+const RETRY_MS = 1000;
 const PERSIST_RETRY_MIN_MS = 500;
 const PERSIST_RETRY_MAX_MS = 10_000;
 
@@ -61,72 +64,52 @@ export interface Relay extends Background {
 export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
   const { db, bus, log, config } = ctx;
   let stopped = false;
-  let lockClient: pg.Client | undefined;
-  let pid: number | undefined;
+  /** holds the lock and has read relay_state: stamps and publishes */
   let active = false;
   let lastSeq = 0;
   let publishedSeq = 0;
   /** published_seq as last written to relay_state */
   let persistedSeq = 0;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let retryPublish: NodeJS.Timeout | undefined;
   // While the database is down every lock check and cycle fails: one warning each per outage.
   const lockFailures = retryLog(log, 'relay lock check failed');
   const cycleFailures = retryLog(log, 'relay cycle failed; retrying');
   const publishFailures = retryLog(log, 'bus publish failed; retrying from the change log');
+  const persistFailures = retryLog(log, 'relay could not record its published cursor');
   let failingPublish = false;
   const setPublishFailing = (v: boolean) => {
     failingPublish = v;
     relayPublishFailing.set(v ? 1 : 0);
   };
 
-  const dropLock = (why: string) => {
-    if (active) log.warn({ why }, 'relay lost its lock; standing by');
-    active = false;
-    // a standby publishes nothing, so nothing of its own fails
-    setPublishFailing(false);
-    pid = undefined;
-    const c = lockClient;
-    lockClient = undefined;
-    c?.end().catch(() => undefined);
-  };
+  const lock = new SessionLock({
+    databaseUrl: ctx.databaseUrl,
+    key: RELAY_LOCK_KEY,
+    name: 'lds-relay-lock',
+    onDrop: (why) => {
+      if (active) log.warn({ why }, 'relay lost its lock; standing by');
+      active = false;
+      // a standby publishes nothing, so nothing of its own fails
+      setPublishFailing(false);
+    },
+  });
 
   // Runs on a one-second timer: acquire the lock when standing by, check the session when active.
-  let tending = false;
   const tendLock = async () => {
-    if (stopped || tending) return;
-    tending = true;
+    if (stopped) return;
     try {
-      if (!lockClient) {
-        const c = new pg.Client({ connectionString: ctx.databaseUrl, application_name: 'lds-relay-lock' });
-        c.on('error', () => dropLock('lock session error'));
-        c.on('end', () => { if (lockClient === c) dropLock('lock session ended'); });
-        lockClient = c;
-        await c.connect();
-      }
-      const c = lockClient;
-      if (active) {
-        await c.query('SELECT 1');
-        lockFailures.ok();
-        return;
-      }
-      const { rows } = await c.query<{ ok: boolean; pid: number }>('SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid', [RELAY_LOCK_KEY]);
+      const got = await lock.tend();
       lockFailures.ok();
-      if (!rows[0].ok || stopped) return;
+      if (got !== 'acquired' || stopped) return;
       const st = await db.query<{ last_seq: number; published_seq: number }>('SELECT last_seq, published_seq FROM relay_state WHERE id = 1');
       lastSeq = st.rows[0].last_seq;
       publishedSeq = st.rows[0].published_seq;
       persistedSeq = publishedSeq;
-      pid = rows[0].pid;
       active = true;
       log.info({ lastSeq, publishedSeq }, 'relay active');
       kick();
     } catch (err) {
       lockFailures.failed(err);
-      dropLock('lock session failed');
-    } finally {
-      tending = false;
+      if (lock.held) lock.drop('relay state unreadable');
     }
   };
 
@@ -141,9 +124,9 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
    */
   const stamp = async (): Promise<ChangeEvent[] | undefined> => {
     const recorded = publishedSeq;
-    const { rows } = await db.query<ChangeEvent & { held: boolean; prev_seq: number | null }>(STAMP_SQL, [RELAY_LOCK_KEY, pid ?? -1, BATCH, recorded]);
+    const { rows } = await db.query<ChangeEvent & { held: boolean; prev_seq: number | null }>(STAMP_SQL, [RELAY_LOCK_KEY, lock.pid ?? -1, BATCH, recorded]);
     if (!rows[0].held) {
-      dropLock('advisory lock not held');
+      lock.drop('advisory lock not held');
       return undefined;
     }
     if (recorded > persistedSeq) persistedSeq = recorded;
@@ -170,17 +153,15 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
    * second. The outage costs one warning, and the recovery one info line.
    */
   let persisting: Promise<void> | undefined;
-  let persistTimer: NodeJS.Timeout | undefined;
-  let persistDelay = 0;
-  const persistFailures = retryLog(log, 'relay could not record its published cursor');
+  const persistRetry = new Backoff(PERSIST_RETRY_MIN_MS, PERSIST_RETRY_MAX_MS);
   const persistPublished = () => {
-    if (persisting || persistTimer || publishedSeq <= persistedSeq) return;
+    if (persisting || persistRetry.pending || publishedSeq <= persistedSeq) return;
     const seq = publishedSeq;
     let failed = false;
     persisting = db.query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [seq]).then(
       () => {
         if (seq > persistedSeq) persistedSeq = seq;
-        persistDelay = 0;
+        persistRetry.reset();
         persistFailures.ok();
       },
       (err) => {
@@ -193,16 +174,15 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       // after a success a running cycle's stamp carries the cursor; a failure always retries on
       // its timer (a cycle may not come: the relay may lose its lock in the same outage)
       if (!failed) {
-        if (!running) persistPublished();
+        if (!cycles.busy) persistPublished();
         return;
       }
-      persistDelay = Math.min(Math.max(persistDelay * 2, PERSIST_RETRY_MIN_MS), PERSIST_RETRY_MAX_MS);
-      persistTimer = setTimeout(() => {
-        persistTimer = undefined;
-        persistPublished();
-      }, persistDelay);
+      persistRetry.retry(persistPublished);
     });
   };
+
+  // a failed publish or cycle is tried again after a second (the change log keeps what failed)
+  const retryCycle = new Backoff(RETRY_MS, RETRY_MS);
 
   const publish = async (fresh: ChangeEvent[]) => {
     while (publishedSeq < lastSeq && active && !stopped) {
@@ -216,8 +196,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       } catch (err) {
         publishFailures.failed(err, { publishedSeq });
         setPublishFailing(true);
-        clearTimeout(retryPublish);
-        retryPublish = setTimeout(kick, 1000);
+        retryCycle.retry(kick);
         return;
       }
       publishedSeq = batch[batch.length - 1].seq;
@@ -235,29 +214,25 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
     }
   };
 
+  // One stamp/publish cycle at a time; wake-ups meanwhile buy one more.
+  const cycles = new Coalescer(
+    async () => {
+      await cycle();
+      cycleFailures.ok();
+    },
+    (err) => {
+      cycleFailures.failed(err);
+      retryCycle.retry(kick);
+    },
+    () => active && !stopped,
+  );
+
   function kick() {
     if (!active || stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          await cycle();
-        } while (again && active && !stopped);
-        cycleFailures.ok();
-      } catch (err) {
-        cycleFailures.failed(err);
-        clearTimeout(retryPublish);
-        retryPublish = setTimeout(kick, 1000);
-      } finally {
-        running = undefined;
-        // also after losing the lock: what this relay published is worth recording either way
-        if (!stopped) persistPublished();
-      }
-    })();
+    // also after losing the lock: what this relay published is worth recording either way
+    void cycles.wake().then(() => {
+      if (!stopped && !cycles.busy) persistPublished();
+    });
   }
 
   const listener: Listener = listen(ctx.databaseUrl, NOTIFY_CHANNEL, kick, log);
@@ -274,9 +249,9 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       stopped = true;
       clearInterval(lockTimer);
       clearInterval(pollTimer);
-      clearTimeout(retryPublish);
-      clearTimeout(persistTimer);
-      await running?.catch(() => undefined);
+      retryCycle.cancel();
+      persistRetry.cancel();
+      await cycles.stop();
       await persisting;
       if (active && publishedSeq > persistedSeq) {
         await db.query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [publishedSeq]).catch(() => undefined);
@@ -284,9 +259,7 @@ export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
       await listener.close();
       active = false;
       setPublishFailing(false);
-      const c = lockClient;
-      lockClient = undefined;
-      await c?.end().catch(() => undefined);
+      await lock.release();
     },
   };
 }

@@ -26,6 +26,7 @@ import { DELIVERY_CHANNEL } from '../queue/enqueue.js';
 import { CompletionBatcher, type AttemptOutcome } from '../queue/outcomes.js';
 import type { Resolver } from './guard.js';
 import { handlerFor, type Rendered } from './kinds.js';
+import { DueTimer } from '../../jobs/due-timer.js';
 
 /** Deliveries claimed per subscription (all workers together): a hanging receiver holds at most these. */
 export const PER_SUBSCRIPTION = 8;
@@ -99,34 +100,11 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
     pump();
   };
   // Retries announce nothing: a timer wakes this worker when the earliest retry it scheduled is
-  // due (a little after, as timers may fire a millisecond early), then re-arms for the next one.
-  const retryTimes: number[] = [];
-  let retryTimer: NodeJS.Timeout | undefined;
-  let armedFor = Infinity;
-  const arm = () => {
-    const now = Date.now();
-    for (let i = retryTimes.length - 1; i >= 0; i--) if (retryTimes[i] <= now) retryTimes.splice(i, 1);
-    const next = retryTimes.length > 0 ? Math.min(...retryTimes) : Infinity;
-    if (next === armedFor || !running) return;
-    clearTimeout(retryTimer);
-    armedFor = next;
-    if (next === Infinity) return;
-    retryTimer = setTimeout(() => {
-      armedFor = Infinity;
-      arm();
-      trigger();
-    }, Math.max(0, next - now) + RETRY_WAKE_SLACK_MS);
-    retryTimer.unref();
-  };
-  const wakeAt = (at: Date) => {
-    // beyond this many pending retries the safety poll picks the rest up
-    if (retryTimes.length >= MAX_RETRY_TIMERS) return;
-    retryTimes.push(at.getTime());
-    arm();
-  };
+  // due; beyond MAX_RETRY_TIMERS pending retries the safety poll picks the rest up.
+  const retryWake = new DueTimer(trigger, { max: MAX_RETRY_TIMERS, slackMs: RETRY_WAKE_SLACK_MS, unref: true });
   const batcher = new CompletionBatcher(db, 256, 4, trigger, (off) => logDisabled(log, off));
   const complete = (d: ClaimedDelivery, o: AttemptOutcome) => {
-    if (o.status === 'pending' && o.nextAttemptAt) wakeAt(o.nextAttemptAt);
+    if (o.status === 'pending' && o.nextAttemptAt) retryWake.add(o.nextAttemptAt.getTime());
     return batcher.complete(d, o);
   };
   const dctx: DeliveryContext = { db, config, outbound, log, complete };
@@ -241,7 +219,7 @@ export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOp
   const halt = async () => {
     running = false;
     clearInterval(poll);
-    clearTimeout(retryTimer);
+    retryWake.stop();
     await listener.close();
     await claiming;
   };

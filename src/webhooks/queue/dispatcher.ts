@@ -13,6 +13,7 @@ import { eventsForChange } from '../../domain/events.js';
 import { EVENT_COLUMNS, EVENT_FROM } from '../../changes/events.js';
 import { requireKind, type DispatchChange, type DispatchContext } from '../delivery/kinds.js';
 import { enqueueDeliveries, type NewDelivery } from './enqueue.js';
+import { Coalescer } from '../../jobs/coalesce.js';
 
 const LOCK_KEY = 7310041;
 const BATCH = 500;
@@ -102,45 +103,24 @@ export interface DispatcherOptions {
 export async function startDispatcher(ctx: BackgroundContext, opts: DispatcherOptions = {}): Promise<Background> {
   const { db, log, config } = ctx;
   const pollMs = opts.pollMs ?? 2000;
-  let running = true;
-  let busy: Promise<void> | undefined;
-  let again = false;
   const failures = retryLog(log, 'dispatcher catch-up failed; will retry');
-  // Coalesces wake-ups: one catch-up at a time, and one more if anything arrived meanwhile.
-  const run = (): Promise<void> => {
-    if (busy) {
-      again = true;
-      return busy;
-    }
-    busy = (async () => {
-      do {
-        again = false;
-        try {
-          await catchUp(db, config.publicBaseUrl);
-          failures.ok();
-        } catch (err) {
-          if (running) failures.failed(err);
-        }
-      } while (again && running);
-    })().finally(() => {
-      busy = undefined;
-    });
-    return busy;
-  };
+  // One catch-up at a time, and one more if anything arrived meanwhile.
+  const catchUps = new Coalescer(async () => {
+    await catchUp(db, config.publicBaseUrl);
+    failures.ok();
+  }, (err) => failures.failed(err));
+  const run = () => catchUps.wake();
   await run();
   // Live bus events only wake the catch-up; an event missed while disconnected is read by cursor.
-  const unsubscribe = ctx.bus.subscribe(() => {
-    if (running) void run();
-  });
+  const unsubscribe = ctx.bus.subscribe(() => void run());
   const timer = setInterval(() => void run(), pollMs);
   timer.unref();
   return {
     name: 'dispatcher',
     async stop() {
-      running = false;
       clearInterval(timer);
       unsubscribe();
-      await busy;
+      await catchUps.stop();
     },
   };
 }
