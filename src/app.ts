@@ -25,7 +25,7 @@ import { webhooksPlugin } from './webhooks/plugin.js';
 import { mirrorPlugin } from './mirror/plugin.js';
 import { dashboardPlugin } from './dashboard.js';
 import { opsPlugin } from './ops/plugin.js';
-import { closeRedis, createRedis } from './ops/redis.js';
+import { closeRedis, createRedis } from './redis/client.js';
 
 export interface AppDeps {
   /** primary pool: writes and read-your-writes */

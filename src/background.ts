@@ -4,7 +4,8 @@
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
-import type { ChangeBus } from './changes/events.js';
+import type { Bus } from './bus/types.js';
+import type { ChangeEvent } from './domain/change-event.js';
 
 export interface BackgroundContext {
   config: Config;
@@ -12,7 +13,7 @@ export interface BackgroundContext {
   dbRead: Pool;
   /** connection string of the primary, for components that need a dedicated connection */
   databaseUrl: string;
-  bus: ChangeBus;
+  bus: Bus<ChangeEvent>;
   log: Logger;
 }
 

@@ -21,7 +21,7 @@ import { startDeliveryWorker } from './webhooks/delivery/worker.js';
 import { registerMirrorDelivery } from './mirror/handler.js';
 import { seed } from './demo/seed.js';
 import type { ChangeBus, ChangeEvent } from './changes/events.js';
-import { closeRedis, createRedis } from './ops/redis.js';
+import { closeRedis, createRedis } from './redis/client.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -13,7 +13,7 @@ import { connect, nanos, type NatsConnection, type Subscription } from '@nats-io
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { Logger } from '../logger.js';
 import type { Bus, BusMessage, Unsubscribe } from './types.js';
-import { reconnects } from '../ops/metrics.js';
+import { reconnects } from '../metrics/registry.js';
 
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
 const MAX_AGE_MS = 7 * 24 * 3600_000;

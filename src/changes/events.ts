@@ -3,27 +3,9 @@
 // microseconds (a JS Date would drop them and break cursor equality).
 import type { Queryable } from '../db/pool.js';
 import type { Bus } from '../bus/types.js';
+import type { ChangeEvent } from '../domain/change-event.js';
 
-/** A change as published by the relay, in public order. */
-export interface ChangeEvent {
-  /** internal id of the change-log row; also the Nats-Msg-Id */
-  change_id: number;
-  /** public sequence, strictly increasing */
-  seq: number;
-  /** public timestamp (ISO 8601, UTC, microseconds): the stream `id` and the feed cursor; strictly increasing */
-  changed_at: string;
-  bill_id: number;
-  bill_number: string;
-  /** state_abbr */
-  state: string;
-  title: string;
-  reason_id: number;
-  /** reason name: NewBill, StatusChange, Text, Vote, Amendment */
-  reason: string;
-  old_status: number | null;
-  new_status: number | null;
-  detail: Record<string, unknown>;
-}
+export type { ChangeEvent } from '../domain/change-event.js';
 
 /** The bus as the change pipeline uses it. */
 export type ChangeBus = Bus<ChangeEvent>;

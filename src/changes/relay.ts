@@ -10,7 +10,7 @@ import { retryLog } from '../db/health.js';
 import { NOTIFY_CHANNEL } from './record.js';
 import { EVENT_COLUMNS, eventFrom, eventsBySeq, type ChangeEvent } from './events.js';
 import { listen, type Listener } from '../db/listen.js';
-import { relayPublishFailing } from '../ops/metrics.js';
+import { relayPublishFailing } from '../metrics/registry.js';
 import { Backoff } from '../jobs/backoff.js';
 import { Coalescer } from '../jobs/coalesce.js';
 import { SessionLock } from '../jobs/session-lock.js';

@@ -9,7 +9,7 @@
 // log line a second per listener.
 import pgListen, { type Options, type Subscriber } from 'pg-listen';
 import type { Logger } from '../logger.js';
-import { reconnects } from '../ops/metrics.js';
+import { reconnects } from '../metrics/registry.js';
 import { retryLog } from './health.js';
 
 const RESTART_MIN_MS = 1000;

@@ -14,7 +14,7 @@ import { findKey, type KeyLookup } from '../keys/store.js';
 import type { Queryable } from '../db/pool.js';
 import { ApiError } from './errors.js';
 import { period, type Limiter, type LimitOutcome } from './limits.js';
-import { RedisDownError } from '../ops/redis.js';
+import { RedisDownError } from '../redis/client.js';
 import { isDatabaseUnavailable } from '../db/health.js';
 
 /** Bounds the cache (and the memory a flood of random keys can take); cleared when full. */

@@ -11,7 +11,7 @@
 // PostgreSQL the first time it sees a key in a period.
 import type { Redis, Result } from 'ioredis';
 import type { Queryable } from '../db/pool.js';
-import { RedisDownError, redisLink, type RedisLink } from '../ops/redis.js';
+import { RedisDownError, redisLink, type RedisLink } from '../redis/client.js';
 
 export interface LimitKey {
   api_key_id: string;

@@ -8,8 +8,8 @@ import { logFailure } from '../db/health.js';
 import { isLoopbackHost } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { ErrorSchema } from '../http/schemas.js';
-import { redisLink } from './redis.js';
-import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, relayUnpublished, streamConnections } from './metrics.js';
+import { redisLink } from '../redis/client.js';
+import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, relayUnpublished, streamConnections } from '../metrics/registry.js';
 
 const ReadySchema = Type.Object({
   ready: Type.Boolean(),

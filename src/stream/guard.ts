@@ -13,7 +13,7 @@ import { isDatabaseUnavailable } from '../db/health.js';
 import type { Pool } from '../db/pool.js';
 import { ApiError } from '../http/errors.js';
 import type { KeyLookup } from '../keys/store.js';
-import { redisLink } from '../ops/redis.js';
+import { redisLink } from '../redis/client.js';
 import type { Hub } from './hub.js';
 import type { OutageNotices } from './outage.js';
 

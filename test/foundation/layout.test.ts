@@ -124,6 +124,36 @@ describe('import graph', () => {
     expect(cycles()).toEqual([]);
   });
 
+  // Folders (and top-level modules) stand in layers: whatever a folder imports must not import it
+  // back, directly or through others (ops and http, changes and background did). An arrow that
+  // closes a loop is an upward import.
+  it('has no upward imports between folders: the folder graph has no loop', () => {
+    const top = (f: string) => {
+      const r = path.relative(SRC, f);
+      return r.includes(path.sep) ? r.split(path.sep)[0]! : r.replace(/\.ts$/, '');
+    };
+    const folders = new Map<string, Set<string>>();
+    for (const [f, deps] of graph) {
+      for (const d of deps) {
+        if (top(f) === top(d)) continue;
+        if (!folders.has(top(f))) folders.set(top(f), new Set());
+        folders.get(top(f))!.add(top(d));
+      }
+    }
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean => {
+      if (from === to) return true;
+      if (seen.has(from)) return false;
+      seen.add(from);
+      return [...(folders.get(from) ?? [])].some((x) => reaches(x, to, seen));
+    };
+    const upward = [...folders].flatMap(([a, bs]) => [...bs].filter((b) => reaches(b, a)).map((b) => `${a} -> ${b}`));
+    expect(upward).toEqual([]);
+    // the bottom stays the bottom
+    for (const low of ['domain', 'metrics', 'redis', 'jobs']) {
+      expect([...(folders.get(low) ?? [])].filter((d) => !['domain', 'config', 'logger', 'metrics'].includes(d)), low).toEqual([]);
+    }
+  });
+
   it('keeps bus/ transport only: it imports nothing of the change pipeline', () => {
     const bus = [...graph].filter(([f]) => f.startsWith(path.join(SRC, 'bus') + path.sep));
     const outside = bus.flatMap(([f, deps]) => deps.filter((d) => /\/src\/(changes|stream|webhooks|mirror)\//.test(d)).map((d) => `${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`));

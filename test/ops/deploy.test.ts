@@ -112,7 +112,7 @@ describe('Kubernetes manifests', () => {
   });
 
   it('autoscale stream on connections and workers on queue depth, targeting real Deployments and real metrics', () => {
-    const metricsSource = fs.readFileSync(path.join(root, 'src/ops/metrics.ts'), 'utf8');
+    const metricsSource = fs.readFileSync(path.join(root, 'src/metrics/registry.ts'), 'utf8');
     const hpas = docs.filter((d) => d.kind === 'HorizontalPodAutoscaler');
     for (const h of hpas) {
       expect(deployments.map((d) => d.metadata.name)).toContain(h.spec.scaleTargetRef.name);

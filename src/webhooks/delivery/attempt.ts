@@ -11,7 +11,7 @@ import type { ClaimedDelivery } from '../queue/claims.js';
 import { completeAttempt, deliverCarried, nextDelaySeconds, parseRetryAfter, type AttemptOutcome } from '../queue/outcomes.js';
 import { signedHeaders } from './signing.js';
 import { liveSecrets } from '../subscriptions.js';
-import { deliveryOutcomes } from '../../ops/metrics.js';
+import { deliveryOutcomes } from '../../metrics/registry.js';
 
 export interface DeliveryContext {
   db: Pool;
