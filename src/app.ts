@@ -13,6 +13,8 @@ import type { ChangeBus } from './changes/events.js';
 import type { App } from './http/app-type.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { envelopePlugin, frameworkErrors } from './http/envelope.js';
+import { requestIdPlugin } from './http/closing.js';
+import { routeTablePlugin } from './http/route-table.js';
 import { httpPlugin } from './http/index.js';
 import { unknownParamsPlugin } from './http/unknown-params.js';
 import { bulkRoutes } from './bulk/routes.js';
@@ -105,6 +107,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   app.decorate('clock', deps.clock ?? (() => new Date()));
 
   await app.register(envelopePlugin);
+  await app.register(requestIdPlugin);
+  await app.register(routeTablePlugin);
   await app.register(unknownParamsPlugin);
   await app.register(httpPlugin);
   await app.register(opsPlugin);
