@@ -17,17 +17,9 @@ import { testConfig } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { openStream, type RawStream } from '../realtime/sse-client.js';
 import { pgProxy, type PgProxy } from '../helpers/pg-proxy.js';
+import { until } from '../helpers/wait.js';
 import type { ChangeEvent } from '../../src/changes/events.js';
 
-async function until<T>(fn: () => T | Promise<T>, ms = 20_000): Promise<NonNullable<Awaited<T>>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<Awaited<T>>;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('database outage', () => {
   let db: TestDatabase;

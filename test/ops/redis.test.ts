@@ -11,6 +11,7 @@ import { createLogger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -40,13 +41,6 @@ function pong(port: number): Promise<boolean> {
 }
 
 /** Polls a condition (each attempt is a real round trip) until it holds; fails after `tries`. */
-async function until(what: string, check: () => Promise<boolean>, tries = 500): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 class OwnRedis {
   private proc?: ChildProcess;
@@ -56,7 +50,7 @@ class OwnRedis {
   }
   async start() {
     this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await until('redis-server to answer PING', () => pong(this.port));
+    await waitFor('redis-server to answer PING', () => pong(this.port));
   }
   async kill() {
     const p = this.proc;
@@ -90,7 +84,7 @@ describe('Redis outage', () => {
     expect((await keyed(t)).statusCode).toBe(200);
 
     await redis.kill();
-    await until('readiness to report Redis down', async () => (await ready()).statusCode === 503);
+    await waitFor('readiness to report Redis down', async () => (await ready()).statusCode === 503);
     r = await ready();
     expect(r.json().error).toMatchObject({ code: 'service_unavailable', checks: { redis: false, database: true } });
     expect(r.json().error.message).toMatch(/redis/);
@@ -120,7 +114,7 @@ describe('Redis outage', () => {
     console.log(`keyed request while Redis is down: median ${times[25].toFixed(2)} ms, max ${times[49].toFixed(2)} ms`);
 
     await redis.start();
-    await until('a keyed request to succeed again', async () => (await keyed(t)).statusCode === 200);
+    await waitFor('a keyed request to succeed again', async () => (await keyed(t)).statusCode === 200);
     r = await ready();
     expect(r.statusCode).toBe(200);
     expect(r.json().checks.redis).toBe(true);
@@ -143,7 +137,7 @@ describe('startServer with an unreachable REDIS_URL', () => {
     const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL: `redis://127.0.0.1:${closed}`, PORT: '0', LDS_ROLES: 'api', LOG_LEVEL: 'silent' });
     server = await startServer(config, createLogger('silent', { pretty: false }));
     const url = server.url!;
-    await until('readiness to report Redis down', async () => (await fetch(`${url}/v1/ready`)).status === 503);
+    await waitFor('readiness to report Redis down', async () => (await fetch(`${url}/v1/ready`)).status === 503);
     const body = (await (await fetch(`${url}/v1/ready`)).json()) as { error: { message: string } };
     expect(body.error).toMatchObject({ code: 'service_unavailable', checks: { redis: false } });
     expect(body.error.message).toMatch(/redis/);

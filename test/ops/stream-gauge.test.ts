@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStream, type RawStream } from '../realtime/sse-client.js';
 import { testApp, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 describe('lds_stream_connections', () => {
   let t: TestApp;
@@ -22,13 +23,7 @@ describe('lds_stream_connections', () => {
   }
 
   /** Waits until the gauge reads `want` (connections register and leave asynchronously). */
-  async function until(want: number): Promise<void> {
-    for (let i = 0; i < 500; i++) {
-      if ((await gauge()) === want) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(await gauge()).toBe(want);
-  }
+  const until = (want: number) => waitFor(`the gauge to read ${want}`, async () => (await gauge()) === want);
 
   it('counts open SSE and WebSocket connections and drops closed ones', async () => {
     expect(await gauge()).toBe(0);

@@ -85,12 +85,4 @@ export async function realtimeEnv(config: Partial<Config> = {}, opts: { relay?: 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls fn until it returns a truthy value, and returns that value (narrowed: never false/null/undefined). */
-export async function until<T>(fn: () => T | Promise<T>, timeoutMs = 15_000): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
+export { until } from '../helpers/wait.js';

@@ -99,12 +99,4 @@ export async function stampChange(db: Queryable, c: { bill_id: number; state_id?
   return rows[0].change_id;
 }
 
-export async function until<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { until } from '../helpers/wait.js';
