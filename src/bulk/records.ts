@@ -49,9 +49,10 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
   const list = (type: RecordType, rows: Array<Record<string, unknown>>) => rows.map((data) => ({ type, data }));
   yield list('session', await listSessions(db, j.state_id, ALL));
   yield list('legislator', await roster(db, { stateId: j.state_id, limit: ALL, offset: 0 }));
-  const committees = await listCommittees(db, { stateId: j.state_id, limit: ALL });
-  const members = new Map<number, unknown[]>(committees.map((c) => [c.committee_id as number, (c.members = []) as unknown[]]));
-  if (members.size) for (const m of await committeeMembers(db, [...members.keys()])) members.get(m.committee_id as number)?.push(m);
+  // a committee record carries its members (the bulk file's committees with members)
+  const committees = (await listCommittees(db, { stateId: j.state_id, limit: ALL })).map((c) => ({ ...c, members: [] as unknown[] }));
+  const members = new Map<number, unknown[]>(committees.map((c) => [c.committee_id, c.members]));
+  if (members.size) for (const m of await committeeMembers(db, [...members.keys()])) members.get(m.committee_id)?.push(m);
   yield list('committee', committees);
   yield list('hearing', await listHearings(db, { stateId: j.state_id, limit: ALL }));
   yield list('subject', await listSubjects(db, { stateId: j.state_id, limit: ALL }));
@@ -77,10 +78,7 @@ async function withMemberVotes(db: Queryable, rollCalls: Array<Record<string, un
   if (rollCalls.length === 0) return rollCalls;
   const byId = new Map<number, Array<Record<string, unknown>>>();
   for (const rc of rollCalls) byId.set(rc.roll_call_id as number, (rc.member_votes = []) as Array<Record<string, unknown>>);
-  for (const row of await memberVotesRanked(db, [...byId.keys()], ranks)) {
-    const rc = row._rc as number;
-    delete row._rc;
-    byId.get(rc)?.push(row);
-  }
+  // each row without its roll call (`_rc`), as the endpoint's serializer drops it
+  for (const { _rc, ...vote } of await memberVotesRanked(db, [...byId.keys()], ranks)) byId.get(_rc)?.push(vote);
   return rollCalls;
 }

@@ -6,14 +6,14 @@
 import type { TObject } from 'typebox';
 import { BillSchema } from '../api/bills/schemas.js';
 import { PARTS, PART_NAMES, type PartName } from '../api/bills/parts.js';
-import { MemberVoteRow } from '../api/votes/index.js';
+import { MemberVoteRow } from '../api/votes/schemas.js';
 import { LegislatorSchema } from '../api/legislators/schemas.js';
-import { CommitteeMemberSchema, CommitteeSchema } from '../api/committees/index.js';
-import { SessionSchema } from '../api/reference/index.js';
+import { CommitteeMemberSchema, CommitteeSchema } from '../api/committees/schemas.js';
+import { SessionSchema } from '../api/reference/schemas.js';
 import { HearingSchema } from '../api/hearings/schemas.js';
-import { SubjectListRow } from '../api/subjects/index.js';
-import { CandidateSchema } from '../api/candidates/index.js';
-import { TopicSchema } from '../api/topics/index.js';
+import { SubjectListRow } from '../api/subjects/schemas.js';
+import { CandidateSchema } from '../api/candidates/schemas.js';
+import { TopicSchema } from '../api/topics/schemas.js';
 import type { BulkRecord } from './records.js';
 
 type Row = Record<string, unknown>;

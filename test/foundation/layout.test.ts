@@ -26,6 +26,15 @@ describe('src/api layout', () => {
     expect(casting).toEqual([]);
   });
 
+  // A repository's rows are typed (from the response schemas, Static<typeof Row>), so a route that
+  // answers them is checked by tsc against its response schema; an untyped function answers `any`.
+  it('declares the row type of every repository function', () => {
+    const untyped = files(API)
+      .filter((f) => f.endsWith('repository.ts'))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^export async function (\w+)\([^)]*\)\s*\{/gm)].map((m) => `${path.relative(API, f)}: ${m[1]}`));
+    expect(untyped).toEqual([]);
+  });
+
   it('gives every resource folder with routes a repository', () => {
     const folders = readdirSync(API, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'common').map((e) => e.name);
     const missing = folders.filter((d) => !readdirSync(path.join(API, d)).includes('repository.ts'));

@@ -1,7 +1,14 @@
 // SQL for bills and their sub-resources. Reads go to the read pool; every list has a stable order.
+import type { Static } from 'typebox';
 import type { Queryable } from '../../db/pool.js';
+import type { BillSchema, DiffSchema, TextChangeRow } from './schemas.js';
 import { iso, likeContains, PARTY_NAME, Where } from '../common/sql.js';
 import { CONSECUTIVE_PAIRS_SQL } from '../../texts/store.js';
+
+/** A bill as the API answers it: the rows below are typed from the response schemas, so a route's answer is checked against its schema by tsc. */
+export type BillRow = Static<typeof BillSchema>;
+/** A text change with the bill it belongs to in `_bill` (see textChangesOf). */
+export type TextChangeOfBill = Static<typeof TextChangeRow> & { _bill: number };
 
 export const BILL_COLUMNS = `
   b.bill_id, b.state_id, s.state_abbr::text AS state_abbr, b.session_id, b.bill_number, b.bill_type_id,
@@ -34,7 +41,7 @@ export interface BillFilters {
  * (170 ms for a common word on a million bills, seconds under load), whereas the updated order
  * lets PostgreSQL stop after the first page for common words and use the GIN index for rare ones.
  */
-export async function searchBills(db: Queryable, f: BillFilters) {
+export async function searchBills(db: Queryable, f: BillFilters): Promise<BillRow[]> {
   const w = new Where();
   if (f.stateId !== undefined) w.add(`b.state_id = ${w.p(f.stateId)}`);
   if (f.sessionId !== undefined) w.add(`b.session_id = ${w.p(f.sessionId)}`);
@@ -56,16 +63,16 @@ export async function searchBills(db: Queryable, f: BillFilters) {
   // first, every match of a rare word (1,600 at a million bills) went through both joins before the sort.
   const page = `SELECT * FROM bills b ${w.sql()} ORDER BY b.updated DESC, b.bill_id DESC LIMIT ${w.p(f.limit)} OFFSET ${w.p(f.offset)}`;
   const sql = `SELECT ${BILL_COLUMNS} FROM (${page}) b ${BILL_JOINS} ORDER BY b.updated DESC, b.bill_id DESC`;
-  return (await db.query(sql, w.params)).rows;
+  return (await db.query<BillRow>(sql, w.params)).rows;
 }
 
-export async function getBill(db: Queryable, billId: number) {
-  return (await db.query(`SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.bill_id = $1`, [billId])).rows[0];
+export async function getBill(db: Queryable, billId: number): Promise<BillRow | undefined> {
+  return (await db.query<BillRow>(`SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.bill_id = $1`, [billId])).rows[0];
 }
 
 /** A jurisdiction's bills after a bill id, in bill_id order (the bulk files' keyset walk). */
-export async function billsOfState(db: Queryable, stateId: number, afterId: number, limit: number) {
-  return (await db.query(`SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.state_id = $1 AND b.bill_id > $2 ORDER BY b.bill_id LIMIT $3`,
+export async function billsOfState(db: Queryable, stateId: number, afterId: number, limit: number): Promise<BillRow[]> {
+  return (await db.query<BillRow>(`SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.state_id = $1 AND b.bill_id > $2 ORDER BY b.bill_id LIMIT $3`,
     [stateId, afterId, limit])).rows;
 }
 
@@ -161,8 +168,8 @@ const CHANGE_COLUMNS = `tc.from_text_id, tc.to_text_id, tc.from_type_id, tc.to_t
  * its bill in `_bill` (the response row has no bill_id): the endpoint's serializer drops it, parts.ts
  * groups by it and removes it.
  */
-export async function textChangesOf(db: Queryable, billIds: number[], withWhitespace: boolean) {
-  const { rows } = await db.query(
+export async function textChangesOf(db: Queryable, billIds: number[], withWhitespace: boolean): Promise<TextChangeOfBill[]> {
+  const { rows } = await db.query<TextChangeOfBill>(
     `SELECT p.bill_id AS _bill, ${CHANGE_COLUMNS} FROM (${CONSECUTIVE_PAIRS_SQL}) p
      JOIN text_changes tc ON tc.from_text_id = p.from_text_id AND tc.to_text_id = p.to_text_id
      WHERE ($2 OR NOT tc.is_whitespace_only)
@@ -173,8 +180,8 @@ export async function textChangesOf(db: Queryable, billIds: number[], withWhites
 }
 
 /** One computed change with its unified diff, if the pair has been computed. */
-export async function textChange(db: Queryable, billId: number, from: number, to: number) {
-  const { rows } = await db.query(
+export async function textChange(db: Queryable, billId: number, from: number, to: number): Promise<Static<typeof DiffSchema> | undefined> {
+  const { rows } = await db.query<Static<typeof DiffSchema>>(
     `SELECT tc.bill_id, ${CHANGE_COLUMNS}, tc.diff_unified FROM text_changes tc
      WHERE tc.from_text_id = $1 AND tc.to_text_id = $2 AND tc.bill_id = $3`, [from, to, billId],
   );
@@ -182,7 +189,7 @@ export async function textChange(db: Queryable, billId: number, from: number, to
 }
 
 /** Which of these texts belong to the bill, and whether each is listed without its document. */
-export async function textsOfBill(db: Queryable, billId: number, textIds: number[]) {
+export async function textsOfBill(db: Queryable, billId: number, textIds: number[]): Promise<{ text_id: number; absent: boolean }[]> {
   const { rows } = await db.query<{ text_id: number; absent: boolean }>(
     'SELECT text_id, content IS NULL AS absent FROM bill_texts WHERE bill_id = $1 AND text_id = ANY($2::int[])', [billId, textIds]);
   return rows;

@@ -4,22 +4,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../http/errors.js';
 import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
-import { Int, ListOf, One, responses, Str } from '../common/schemas.js';
+import { ListOf, One, responses } from '../common/schemas.js';
 import { intIdOr404, PathIntId, text } from '../common/ids.js';
 import { stateIdOf } from '../../domain/states.js';
 import { HearingSchema } from '../hearings/schemas.js';
 import { committeeExists, committeeHearings, committeeMembers, getCommittee, listCommittees } from './repository.js';
-
-export const CommitteeSchema = Type.Object({
-  committee_id: Int(), state_abbr: Str(), chamber: Str(), committee_name: Str(), committee_type: Str(), description: Str(),
-  chair_name: Type.String({ description: 'empty when no chair is recorded' }),
-  vice_chair_name: Type.String({ description: 'empty when no vice chair is recorded' }),
-  members_count: Int(), website_url: Str(), meeting_schedule: Str(),
-});
-export const CommitteeMemberSchema = Type.Object({
-  committee_id: Int(), people_id: Int(), name: Str(), party_id: Int(), party_name: Str(),
-  member_role: Type.String({ description: 'chair, vice chair or member' }),
-});
+import { CommitteeSchema, CommitteeMemberSchema } from './schemas.js';
 
 const ListQuery = Type.Object({
   state: Type.Optional(Type.String({ description: 'jurisdiction code; 400 otherwise' })),

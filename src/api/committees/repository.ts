@@ -1,5 +1,8 @@
 // SQL for committees: list, one committee, members, hearings.
+import type { Static } from 'typebox';
 import type { Queryable } from '../../db/pool.js';
+import type { HearingSchema } from '../hearings/schemas.js';
+import type { CommitteeMemberSchema, CommitteeSchema } from './schemas.js';
 import { likeContains, PARTY_NAME, Where } from '../common/sql.js';
 import { HEARING_COLUMNS, HEARING_FROM, HEARING_ORDER } from '../hearings/schemas.js';
 
@@ -24,18 +27,18 @@ export interface CommitteeFilters {
   limit: number;
 }
 
-export async function listCommittees(db: Queryable, f: CommitteeFilters) {
+export async function listCommittees(db: Queryable, f: CommitteeFilters): Promise<Static<typeof CommitteeSchema>[]> {
   const w = new Where();
   if (f.stateId !== undefined) w.add(`c.state_id = ${w.p(f.stateId)}`);
   if (f.chamber !== undefined) w.add(`lower(c.chamber) = lower(${w.p(f.chamber)})`);
   if (f.q !== undefined) w.add(`lower(c.committee_name) LIKE ${w.p(likeContains(f.q.toLowerCase()))}`);
   const sql = `SELECT ${COLUMNS} FROM ${FROM} ${w.sql()} ORDER BY ${COMMITTEE_ORDER}
     LIMIT ${w.p(f.limit)}`;
-  return (await db.query(sql, w.params)).rows;
+  return (await db.query<Static<typeof CommitteeSchema>>(sql, w.params)).rows;
 }
 
-export async function getCommittee(db: Queryable, id: number) {
-  return (await db.query(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.committee_id = $1`, [id])).rows[0];
+export async function getCommittee(db: Queryable, id: number): Promise<Static<typeof CommitteeSchema> | undefined> {
+  return (await db.query<Static<typeof CommitteeSchema>>(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.committee_id = $1`, [id])).rows[0];
 }
 
 export async function committeeExists(db: Queryable, id: number): Promise<boolean> {
@@ -47,8 +50,8 @@ export async function committeeExists(db: Queryable, id: number): Promise<boolea
  * Over a list of committees ($1, int[]) ordered by committee first: the endpoint passes one id, the
  * bulk files a whole jurisdiction's.
  */
-export async function committeeMembers(db: Queryable, ids: number[]) {
-  return (await db.query(
+export async function committeeMembers(db: Queryable, ids: number[]): Promise<Static<typeof CommitteeMemberSchema>[]> {
+  return (await db.query<Static<typeof CommitteeMemberSchema>>(
     `SELECT m.committee_id, m.people_id, p.name, p.party_id, ${PARTY_NAME} AS party_name, m.member_role
      FROM committee_members m JOIN people p ON p.people_id = m.people_id LEFT JOIN parties pa ON pa.party_id = p.party_id
      WHERE m.committee_id = ANY($1::int[])
@@ -58,6 +61,6 @@ export async function committeeMembers(db: Queryable, ids: number[]) {
 }
 
 /** Most recent first, at most 100. */
-export async function committeeHearings(db: Queryable, id: number) {
-  return (await db.query(`SELECT ${HEARING_COLUMNS} FROM ${HEARING_FROM} WHERE h.committee_id = $1 ORDER BY ${HEARING_ORDER} LIMIT 100`, [id])).rows;
+export async function committeeHearings(db: Queryable, id: number): Promise<Static<typeof HearingSchema>[]> {
+  return (await db.query<Static<typeof HearingSchema>>(`SELECT ${HEARING_COLUMNS} FROM ${HEARING_FROM} WHERE h.committee_id = $1 ORDER BY ${HEARING_ORDER} LIMIT 100`, [id])).rows;
 }

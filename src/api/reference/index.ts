@@ -3,25 +3,13 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../../http/paging.js';
 import { parseState } from '../../http/params.js';
-import { DateStr, Int, ListOf, Nullable, responses, Str } from '../common/schemas.js';
+import { ListOf, responses } from '../common/schemas.js';
 import { stateIdOf } from '../../domain/states.js';
 import { listSessions, listStates } from './repository.js';
+import { StateSchema, SessionSchema } from './schemas.js';
 
 // private: keyed responses (rate-limit headers per key) that a shared cache must not serve without a key.
 const CACHE_ONE_HOUR = 'private, max-age=3600';
-
-export const StateSchema = Type.Object({ state_id: Int(), state_abbr: Str(), state_name: Str(), capitol: Str() });
-
-export const SessionSchema = Type.Object({
-  session_id: Int(), state_id: Int(), state_abbr: Str(), year_start: Int(), year_end: Int(),
-  special: Type.Integer({ description: '1 marks a special session' }),
-  session_tag: Str(), session_title: Str(), session_name: Str(),
-  sine_die: Type.Integer({ description: '0 means the session is still sitting; any other value means adjourned' }),
-  session_start_date: Nullable(DateStr()), actual_sine_die_date: Nullable(DateStr()), expected_sine_die_date: Nullable(DateStr(), 'YYYY-MM-DD. The spec types this as a date; it is null only where the source publishes no scheduled ' +
-    'adjournment (a Congress or a prefile window without an announced end, a special session called open-ended): a made-up date would be worse than none. ' +
-    'The demo corpus always carries one.'),
-  prefile: Int(), prior: Int(), source_url: Str(),
-});
 
 const SessionsQuery = Type.Object({
   state: Type.Optional(Type.String({ description: 'jurisdiction code (two letters, DC or US); 400 otherwise' })),

@@ -3,17 +3,16 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../../http/paging.js';
 import { MAX_TEXT_FILTER_CHARS, parseState, parseTextFilter } from '../../http/params.js';
-import { Int, responses, Str } from '../common/schemas.js';
+import { responses } from '../common/schemas.js';
 import { stateIdOf } from '../../domain/states.js';
 import { listSubjects } from './repository.js';
+import { SubjectListRow } from './schemas.js';
 
 const Query = Type.Object({
   state: Type.Optional(Type.String({ description: 'jurisdiction code; 400 otherwise' })),
   q: Type.Optional(Type.String({ description: `case-insensitive substring of the subject name; at most ${MAX_TEXT_FILTER_CHARS} characters` })),
   limit: LimitParam(100, 1000),
 });
-export const SubjectListRow = Type.Object({ subject_id: Int(), subject_name: Str(), bill_count: Int() });
-
 export const subjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/subjects', {
     schema: {

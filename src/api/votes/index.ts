@@ -2,17 +2,13 @@
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../http/errors.js';
-import { Int, One, responses, Str } from '../common/schemas.js';
+import { Int, One, responses } from '../common/schemas.js';
 import { intIdOr404, PathIntId } from '../common/ids.js';
 import { RollCallRow } from '../bills/schemas.js';
 import { getRollCall, memberVotes, rollCallExists } from './repository.js';
+import { MemberVoteRow } from './schemas.js';
 
 const Params = Type.Object({ roll_call_id: PathIntId });
-
-export const MemberVoteRow = Type.Object({
-  people_id: Int(), name: Str(), party_name: Str(), district: Str(),
-  vote: Type.String({ description: 'Yea, Nay, Not Voting or Absent' }),
-});
 
 export const voteRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/votes/:roll_call_id', {

@@ -1,9 +1,15 @@
 // SQL for roll calls: the header and each member's vote.
+import type { Static } from 'typebox';
 import type { Queryable } from '../../db/pool.js';
+import type { RollCallRow } from '../bills/schemas.js';
+import type { MemberVoteRow } from './schemas.js';
+
+/** A member's vote with its roll call in `_rc` (see memberVotes). */
+export type MemberVoteOfRollCall = Static<typeof MemberVoteRow> & { _rc: number };
 import { PARTY_NAME } from '../common/sql.js';
 
-export async function getRollCall(db: Queryable, id: number) {
-  return (await db.query(
+export async function getRollCall(db: Queryable, id: number): Promise<Static<typeof RollCallRow> | undefined> {
+  return (await db.query<Static<typeof RollCallRow>>(
     `SELECT r.roll_call_id, r.bill_id, r.roll_call_body_id, coalesce(bo.body_name, '') AS body, r.vote_date, r.description,
        r.yea, r.nay, r.nv, r.absent, r.total, r.passed, r.state_url
      FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id WHERE r.roll_call_id = $1`,
@@ -36,8 +42,8 @@ const memberVotesSql = (order: string, one: boolean) =>
  * endpoint passes one id. Each row carries its roll call in `_rc` (the response row has none):
  * the endpoint's serializer drops it, the bulk writer groups by it.
  */
-export async function memberVotes(db: Queryable, ids: number[]) {
-  return (await db.query(memberVotesSql(`v.roll_call_id, ${MEMBER_ORDER}`, ids.length === 1), [ids])).rows;
+export async function memberVotes(db: Queryable, ids: number[]): Promise<MemberVoteOfRollCall[]> {
+  return (await db.query<MemberVoteOfRollCall>(memberVotesSql(`v.roll_call_id, ${MEMBER_ORDER}`, ids.length === 1), [ids])).rows;
 }
 
 /** Every person's position in a roll call's member order (for memberVotesRanked). */
@@ -52,9 +58,9 @@ export async function memberRanks(db: Queryable): Promise<Map<unknown, number>> 
  * same snapshot) instead of once per pair of rows: on a batch of tens of thousands of member
  * votes the collation sort was half the query's time.
  */
-export async function memberVotesRanked(db: Queryable, ids: number[], ranks: Map<unknown, number>) {
-  const rows = (await db.query(memberVotesSql('v.roll_call_id', false), [ids])).rows as Array<Record<string, unknown>>;
-  const rank = (r: Record<string, unknown>) => ranks.get(r.people_id) ?? Number.MAX_SAFE_INTEGER;
+export async function memberVotesRanked(db: Queryable, ids: number[], ranks: Map<unknown, number>): Promise<MemberVoteOfRollCall[]> {
+  const rows = (await db.query<MemberVoteOfRollCall>(memberVotesSql('v.roll_call_id', false), [ids])).rows;
+  const rank = (r: MemberVoteOfRollCall) => ranks.get(r.people_id) ?? Number.MAX_SAFE_INTEGER;
   for (let start = 0; start < rows.length;) {
     let end = start + 1;
     while (end < rows.length && rows[end]._rc === rows[start]._rc) end++;
