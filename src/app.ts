@@ -28,6 +28,7 @@ import { mirrorPlugin } from './mirror/plugin.js';
 import { dashboardPlugin } from './dashboard.js';
 import { opsPlugin } from './ops/plugin.js';
 import { closeRedis, createRedis } from './redis/client.js';
+import { outboundPlugin } from './webhooks/delivery/outbound-plugin.js';
 
 export interface AppDeps {
   /** primary pool: writes and read-your-writes */
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   // stream. Health, readiness and metrics are served by every HTTP process.
   const roles = new Set(config.roles);
   if (roles.has('api')) {
+    await app.register(outboundPlugin);
     await app.register(apiPlugin);
     await app.register(realtimePlugin);
     await app.register(bulkRoutes);

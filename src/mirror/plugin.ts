@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.js';
 import { EVENT_NAMES } from '../domain/events.js';
-import { callerKey, createSubscription, Outbound, publicSubscription, SubscriptionSchema, validateSubscription, validateUrl } from '../webhooks/kit.js';
+import { callerKey, createSubscription, publicSubscription, SubscriptionSchema, validateSubscription, validateUrl } from '../webhooks/kit.js';
 import { generateToken, judgeMirror, receiverStatus, registerMirrorDelivery, samplePush } from './handler.js';
 import { MIRROR_DOC } from './docs.js';
 
@@ -14,11 +14,6 @@ const tags = ['Push-mirror'];
 const mirror: FastifyPluginAsyncTypebox = async (app) => {
   // test calls through /v1/webhooks/{id}/test send mirror deliveries from this process
   registerMirrorDelivery();
-  let outbound: Outbound | undefined;
-  const getOutbound = () => (outbound ??= new Outbound({ allowedHosts: app.config.webhookAllowedHosts, timeoutMs: app.config.webhookTimeoutMs }));
-  app.addHook('onClose', async () => {
-    await outbound?.close();
-  });
 
   app.post('/v1/push-mirror', {
     schema: {
@@ -75,7 +70,7 @@ const mirror: FastifyPluginAsyncTypebox = async (app) => {
     const body = req.body;
     const url = await validateUrl(body.webhook_url, app.config.webhookAllowedHosts);
     const push = JSON.stringify(await samplePush(app.db, app.config.publicBaseUrl));
-    const res = await getOutbound().post(url, body.token ? { authorization: `Token ${body.token}` } : {}, push);
+    const res = await app.outbound.post(url, body.token ? { authorization: `Token ${body.token}` } : {}, push);
     const failure = judgeMirror(res);
     return { ok: failure === undefined, http_status: res.status, receiver_status: receiverStatus(res.body).status ?? null, duration_ms: res.duration_ms, error: failure ?? null };
   });
@@ -86,6 +81,6 @@ export const mirrorPlugin = fp(mirror, {
   fastify: '5.x',
   encapsulate: true,
   // subscriptions are the webhooks' (the same table, cap and /v1/webhooks/{id} endpoints)
-  dependencies: ['lds-envelope', 'lds-http', 'lds-webhooks'],
+  dependencies: ['lds-envelope', 'lds-http', 'lds-webhooks', 'lds-outbound'],
   decorators: { fastify: ['config', 'db'] },
 });

@@ -1,21 +1,15 @@
-// Webhook subscription and delivery endpoints. One Outbound (guarded undici Agent) per app serves
-// the synchronous test calls; background delivery runs in the worker role (delivery/worker.ts).
+// Webhook subscription and delivery endpoints. The app's Outbound (delivery/outbound-plugin.ts) serves the
+// synchronous test calls; background delivery runs in the worker role (delivery/worker.ts).
 // Encapsulated: its routes and hooks stay inside; it needs the envelope (errors) and the http
 // plugin (authentication, limits) registered before it.
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { DeliveryContext } from './delivery/attempt.js';
-import { Outbound } from './delivery/outbound.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 
 const webhooks: FastifyPluginAsyncTypebox = async (app) => {
-  let outbound: Outbound | undefined;
-  const getOutbound = () => (outbound ??= new Outbound({ allowedHosts: app.config.webhookAllowedHosts, timeoutMs: app.config.webhookTimeoutMs }));
-  const dctx = (): DeliveryContext => ({ db: app.db, config: app.config, outbound: getOutbound(), log: app.log });
-  app.addHook('onClose', async () => {
-    await outbound?.close();
-  });
+  const dctx = (): DeliveryContext => ({ db: app.db, config: app.config, outbound: app.outbound, log: app.log });
   await app.register(subscriptionRoutes);
   await app.register(deliveryRoutes, { dctx });
 };
@@ -24,6 +18,6 @@ export const webhooksPlugin = fp(webhooks, {
   name: 'lds-webhooks',
   fastify: '5.x',
   encapsulate: true,
-  dependencies: ['lds-envelope', 'lds-http'],
+  dependencies: ['lds-envelope', 'lds-http', 'lds-outbound'],
   decorators: { fastify: ['config', 'db', 'dbRead'] },
 });
