@@ -54,7 +54,12 @@ declare module 'fastify' {
     config: Config;
     db: Pool;
     dbRead: Pool;
-    deps: AppDeps;
+    /** the process's Redis client (limits, stream caps, readiness); undefined without Redis */
+    redis: Redis | undefined;
+    /** the bus the stream hub subscribes to and readiness checks */
+    bus: ChangeBus | undefined;
+    /** the relay this process runs, if any (readiness) */
+    relay: { publishFailing(): boolean } | undefined;
     clock: () => Date;
   }
 }
@@ -104,7 +109,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   app.decorate('config', config);
   app.decorate('db', deps.db);
   app.decorate('dbRead', deps.dbRead ?? deps.db);
-  app.decorate('deps', deps);
+  // Each dependency is its own decorator, read by the plugins that need it (one way to reach one).
+  app.decorate('redis', deps.redis ?? undefined);
+  app.decorate('bus', deps.bus);
+  app.decorate('relay', deps.relay);
   app.decorate('clock', deps.clock ?? (() => new Date()));
 
   await app.register(envelopePlugin);

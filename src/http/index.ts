@@ -35,7 +35,7 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
 
   // The process's Redis client comes from the composition root (app.ts / server.ts), shared with
   // readiness; it is never created here.
-  const redis = app.deps.redis ?? undefined;
+  const redis = app.redis;
   const limiter: Limiter = redis ? new RedisLimiter(app.db, redis) : new MemoryLimiter(app.db);
   const keys = new KeyCache(app.db, app.config.keyCacheMs, Date.now, app.config.keyOutageGraceMs);
   app.decorate('limiter', limiter);
@@ -69,5 +69,5 @@ export const httpPlugin = fp(async function http(app: FastifyInstance) {
   fastify: '5.x',
   // Errors of the auth hook are answered in the envelope; the pools, config and Redis client come from the root.
   dependencies: ['lds-envelope'],
-  decorators: { fastify: ['config', 'db', 'deps'] },
+  decorators: { fastify: ['config', 'db', 'redis'] },
 });

@@ -96,15 +96,15 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
       response: { 200: ReadySchema, 503: ErrorSchema },
     },
   }, async (_req, reply) => {
-    const redis = app.deps.redis;
+    const redis = app.redis;
     const [database, lag, redisOk] = await Promise.all([
       withTimeout(app.db.query('SELECT 1')).then(() => true, () => false),
       withTimeout(lagSeconds(app)).catch(() => null),
       // Known down: no ping queued behind the reconnection; otherwise a real round trip.
       !redis ? Promise.resolve(null) : redisLink(redis).down ? Promise.resolve(false) : withTimeout(redis.ping()).then(() => true, () => false),
     ]);
-    const bus = app.deps.bus ? app.deps.bus.healthy() : true;
-    const relay = app.deps.relay ? !app.deps.relay.publishFailing() : null;
+    const bus = app.bus ? app.bus.healthy() : true;
+    const relay = app.relay ? !app.relay.publishFailing() : null;
     const ready = database && bus && redisOk !== false && relay !== false;
     const body = { ready, checks: { database, bus, redis: redisOk, relay }, relay_lag_seconds: lag, roles: app.config.roles, ts: app.clock().toISOString() };
     if (ready) return reply.send(body);
@@ -129,7 +129,7 @@ export const opsPlugin = fp(async function ops(app: FastifyInstance) {
   fastify: '5.x',
   // Readiness answers 503 in the envelope; it checks the root's pool, bus and Redis client.
   dependencies: ['lds-envelope'],
-  decorators: { fastify: ['config', 'db', 'deps', 'clock'] },
+  decorators: { fastify: ['config', 'db', 'redis', 'bus', 'relay', 'clock'] },
 });
 
 async function collectDatabaseGauges(app: FastifyInstance) {

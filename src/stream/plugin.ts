@@ -26,7 +26,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   const hub = new Hub({
     db: app.db,
     dbRead: app.dbRead,
-    bus: app.deps.bus ?? new MemoryBus<ChangeEvent>(),
+    bus: app.bus ?? new MemoryBus<ChangeEvent>(),
     log: app.log,
     heartbeatMs: c.streamHeartbeatMs,
     rotateMs: c.streamRotateMs,
@@ -79,7 +79,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   // key's streams close within it, as its requests start to be refused.
   const guard = new StreamGuard({
     db: app.db,
-    redis: app.deps.redis ?? undefined,
+    redis: app.redis,
     limits: c.streamConnectionsPerKey,
     checkMs: Math.max(250, Math.floor(c.keyCacheMs / 2)),
     forget: (id) => app.keyCache.forget(id),

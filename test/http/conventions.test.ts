@@ -197,7 +197,7 @@ describe("a newcomer's first requests", () => {
 
 describe('plugin wiring', () => {
   it('registers every shared plugin under its own name', () => {
-    for (const name of ['lds-envelope', 'lds-unknown-params', 'lds-http', 'lds-docs', 'lds-ops']) expect(t.app.hasPlugin(name), name).toBe(true);
+    for (const name of ['lds-envelope', 'lds-request-id', 'lds-route-table', 'lds-unknown-params', 'lds-http', 'lds-docs', 'lds-ops', 'lds-outbound']) expect(t.app.hasPlugin(name), name).toBe(true);
   });
 
   it('refuses to register the HTTP plumbing before the error envelope it depends on', async () => {
@@ -207,7 +207,7 @@ describe('plugin wiring', () => {
     const bare = Fastify({ logger: false });
     bare.decorate('config', t.config);
     bare.decorate('db', t.db.pool);
-    bare.decorate('deps', { db: t.db.pool });
+    bare.decorate('redis', undefined);
     bare.register(httpPlugin);
     await expect(bare.ready()).rejects.toThrow(/lds-envelope/);
     await bare.close().catch(() => undefined);
