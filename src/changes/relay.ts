@@ -61,7 +61,10 @@ export interface Relay extends Background {
   publishFailing(): boolean;
 }
 
-export async function startRelay(ctx: BackgroundContext): Promise<Relay> {
+/** What the relay needs of the process: its own session for the lock and NOTIFY, the pool, the bus. */
+export type RelayDeps = Pick<BackgroundContext, 'db' | 'bus' | 'log' | 'config' | 'databaseUrl'>;
+
+export async function startRelay(ctx: RelayDeps): Promise<Relay> {
   const { db, bus, log, config } = ctx;
   let stopped = false;
   /** holds the lock and has read relay_state: stamps and publishes */

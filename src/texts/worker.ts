@@ -61,7 +61,10 @@ export async function runDiffRound(db: Pool, stopped: () => boolean = () => fals
   return { queued, computed };
 }
 
-export async function startDiffWorker(ctx: BackgroundContext, opts: { pollMs?: number } = {}): Promise<Background> {
+/** What the diff worker needs of the process: the pool and the log. */
+export type DiffWorkerDeps = Pick<BackgroundContext, 'db' | 'log'>;
+
+export async function startDiffWorker(ctx: DiffWorkerDeps, opts: { pollMs?: number } = {}): Promise<Background> {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

@@ -24,7 +24,7 @@ export async function bulkEnv(bills = 300): Promise<BulkEnv> {
   await seed(db.pool, { bills, seed: 7 });
   const cfg = testConfig({ relayPollMs: 100 });
   const t = await testApp({ db, config: { relayPollMs: 100 } });
-  const relay = await startRelay({ config: cfg, db: db.pool, dbRead: db.pool, databaseUrl: db.url, bus: t.bus, log: silent });
+  const relay = await startRelay({ config: cfg, db: db.pool, databaseUrl: db.url, bus: t.bus, log: silent });
   return {
     ...t,
     relay,

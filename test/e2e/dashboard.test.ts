@@ -43,7 +43,7 @@ describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
     // A short connection life so rotations happen while the simulator writes.
     t = await testApp({ config: { streamRotateMs: 2000, streamRotateJitter: 0, streamHeartbeatMs: 1000 } });
     await seed(t.db.pool, { bills: 300 });
-    relay = await startRelay({ config: t.config, db: t.db.pool, dbRead: t.db.pool, databaseUrl: t.db.url, bus: t.bus, log: createLogger('silent') });
+    relay = await startRelay({ config: t.config, db: t.db.pool, databaseUrl: t.db.url, bus: t.bus, log: createLogger('silent') });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await chromium.launch({

@@ -81,7 +81,7 @@ describe('EventSource clients through a PostgreSQL outage', () => {
     const config = testConfig(CONFIG);
     app = await buildApp(config, { db: appPool, logger: false, bus, databaseUrl: pg.url });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
-    relay = await startRelay({ config, db: appPool, dbRead: appPool, databaseUrl: pg.url, bus, log: silent });
+    relay = await startRelay({ config, db: appPool, databaseUrl: pg.url, bus, log: silent });
   }, 120_000);
 
   afterAll(async () => {

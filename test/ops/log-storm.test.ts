@@ -61,7 +61,7 @@ describe('logs during a database outage', () => {
     app = await buildApp(config, { db: pool, logger: log, bus, databaseUrl: via.toString() });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     key = (await createKey(db.pool, { org: 'log-storm', tier: 'enterprise', burst: 10_000 })).api_key;
-    relay = await startRelay({ config, db: pool, dbRead: pool, databaseUrl: via.toString(), bus, log });
+    relay = await startRelay({ config, db: pool, databaseUrl: via.toString(), bus, log });
     await waitFor('the relay to take its lock', () => relay.isActive());
   });
 

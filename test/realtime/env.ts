@@ -66,7 +66,7 @@ export async function realtimeEnv(config: Partial<Config> = {}, opts: { relay?: 
   const bus = await newBus(cfg, db.name);
   const t = await testApp({ db, config, deps: { bus, dbRead: db.pool } });
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const relay = await startRelay({ config: cfg, db: db.pool, dbRead: db.pool, databaseUrl: db.url, bus, log: silent });
+  const relay = await startRelay({ config: cfg, db: db.pool, databaseUrl: db.url, bus, log: silent });
   if (opts.relay === false) await relay.stop();
   return {
     ...t,

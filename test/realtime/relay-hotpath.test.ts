@@ -40,7 +40,7 @@ describe('relay hot path', () => {
     bus.subscribe((event) => seen.push({ event, statements: n.statements, connects: n.connects }));
     let relay: Relay | undefined;
     try {
-      relay = await startRelay({ config: env.config, db: pool, dbRead: pool, databaseUrl: env.db.url, bus, log: silent });
+      relay = await startRelay({ config: env.config, db: pool, databaseUrl: env.db.url, bus, log: silent });
       await until(() => relay!.isActive());
       // idle: everything stamped so far is published and recorded
       await until(async () => {

@@ -60,7 +60,7 @@ describe('realtime under failure', () => {
 
   it('fails over to a standby relay when the active one loses its lock session, losing and duplicating nothing', async () => {
     const s = await openStream(`${env.url}/v1/stream?since=${(await stamped()).at(-1)}`, { 'x-api-key': env.key });
-    const standby = await startRelay({ config: env.config, db: env.db.pool, dbRead: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
+    const standby = await startRelay({ config: env.config, db: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
     try {
       expect(env.relay.isActive()).toBe(true);
       expect(standby.isActive()).toBe(false);
@@ -94,7 +94,7 @@ describe('realtime under failure', () => {
       s.close();
     } finally {
       await standby.stop();
-      env.relay = await startRelay({ config: env.config, db: env.db.pool, dbRead: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
+      env.relay = await startRelay({ config: env.config, db: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
     }
   });
 
@@ -114,7 +114,7 @@ describe('realtime under failure', () => {
     await env.relay.stop();
     const since = (await stamped()).at(-1)!;
     const s = await openStream(`${env.url}/v1/stream?since=${since}&states=FL`, { 'x-api-key': env.key });
-    const relay = await startRelay({ config: env.config, db: env.db.pool, dbRead: env.db.pool, databaseUrl: env.db.url, bus: flaky, log: silent });
+    const relay = await startRelay({ config: env.config, db: env.db.pool, databaseUrl: env.db.url, bus: flaky, log: silent });
     try {
       await until(() => relay.isActive());
       for (let i = 0; i < 10; i++) await change(env.db, 'FL', 'Vote', 1 + i);
@@ -133,7 +133,7 @@ describe('realtime under failure', () => {
       s.close();
     } finally {
       await relay.stop();
-      env.relay = await startRelay({ config: env.config, db: env.db.pool, dbRead: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
+      env.relay = await startRelay({ config: env.config, db: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
     }
   });
 

@@ -4,13 +4,10 @@ import fc from 'fast-check';
 import { computeTextChange, MAX_DIFF_BYTES } from '../../src/texts/diff.js';
 import { runDiffRound, startDiffWorker } from '../../src/texts/worker.js';
 import { computePair } from '../../src/texts/store.js';
-import { testConfig } from '../helpers/app.js';
-import { MemoryBus } from '../../src/bus/memory.js';
 import { F, TEXT_V1, TEXT_V2 } from '../helpers/fixtures.js';
 import { keys, sorted, useFixtureApp } from '../api/helpers.js';
 import { createLogger } from '../../src/logger.js';
 import { waitFor } from '../helpers/wait.js';
-import type { ChangeEvent } from '../../src/changes/events.js';
 
 const labels = { from: 'a', to: 'b' };
 
@@ -124,7 +121,7 @@ describe('/changes and /diff', () => {
       (211, $1, 1, '2026-01-01', 'SECTION 1. Storage.\nA person shall store a firearm safely.\n')`, [F.bills.sb25]);
     await pool.query(`INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, content) VALUES
       (212, $1, 5, '2026-03-01', 'SECTION 1. Storage.\nA person shall store a firearm in a locked container.\n')`, [F.bills.sb25]);
-    const worker = await startDiffWorker({ config: testConfig(), db: pool, dbRead: pool, databaseUrl: r.t.db.url, bus: new MemoryBus<ChangeEvent>(), log: createLogger('silent') }, { pollMs: 50 });
+    const worker = await startDiffWorker({ db: pool, log: createLogger('silent') }, { pollMs: 50 });
     try {
       let body: any;
       await waitFor('the diff worker to compute the pair', async () => {

@@ -66,7 +66,10 @@ interface Queued {
   rendered?: Promise<Rendered>;
 }
 
-export async function startDeliveryWorker(ctx: BackgroundContext, opts: WorkerOptions = {}): Promise<DeliveryWorker> {
+/** What a delivery worker needs of the process: the pool, its own session for NOTIFY, the settings. */
+export type WorkerDeps = Pick<BackgroundContext, 'db' | 'log' | 'config' | 'databaseUrl'>;
+
+export async function startDeliveryWorker(ctx: WorkerDeps, opts: WorkerOptions = {}): Promise<DeliveryWorker> {
   const { config, db, log, databaseUrl } = ctx;
   const concurrency = opts.concurrency ?? config.workerConcurrency;
   const perSub = opts.perSubscription ?? PER_SUBSCRIPTION;

@@ -100,7 +100,10 @@ export interface DispatcherOptions {
   pollMs?: number;
 }
 
-export async function startDispatcher(ctx: BackgroundContext, opts: DispatcherOptions = {}): Promise<Background> {
+/** What the dispatcher needs of the process: the pool, the bus that wakes it, the public base URL. */
+export type DispatcherDeps = Pick<BackgroundContext, 'db' | 'bus' | 'log' | 'config'>;
+
+export async function startDispatcher(ctx: DispatcherDeps, opts: DispatcherOptions = {}): Promise<Background> {
   const { db, log, config } = ctx;
   const pollMs = opts.pollMs ?? 2000;
   const failures = retryLog(log, 'dispatcher catch-up failed; will retry');
