@@ -32,6 +32,10 @@ export interface AppDeps {
   db: Pool;
   /** optional read replica pool for read endpoints and stream resume */
   dbRead?: Pool;
+  /** pool of expensive reads (text search, substring filters, deep offsets); dbRead when absent */
+  dbExpensive?: Pool;
+  /** pool of stream catch-ups from the change log; dbRead when absent */
+  dbStream?: Pool;
   logger?: Logger | false;
   /** the bus the stream hub subscribes to; the in-process bus when absent */
   bus?: ChangeBus;
@@ -51,6 +55,8 @@ declare module 'fastify' {
     config: Config;
     db: Pool;
     dbRead: Pool;
+    dbExpensive: Pool;
+    dbStream: Pool;
     deps: AppDeps;
     clock: () => Date;
   }
@@ -101,6 +107,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   app.decorate('config', config);
   app.decorate('db', deps.db);
   app.decorate('dbRead', deps.dbRead ?? deps.db);
+  app.decorate('dbExpensive', deps.dbExpensive ?? deps.dbRead ?? deps.db);
+  app.decorate('dbStream', deps.dbStream ?? deps.dbRead ?? deps.db);
   app.decorate('deps', deps);
   app.decorate('clock', deps.clock ?? (() => new Date()));
 
