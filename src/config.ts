@@ -115,6 +115,7 @@ export const SETTINGS = {
   streamRotateJitter: setting('STREAM_ROTATE_JITTER_PCT', int(0, 50), 10, 'Spread of the rotation time, percent either side'),
   streamConnectionsPerKey: setting('STREAM_CONNECTIONS_PER_KEY', perTier, { free: 5, standard: 25, pro: 100, enterprise: 500 }, 'Concurrent streams (SSE and WebSocket together) per key, by tier (a tier not listed gets standard\'s); across replicas when REDIS_URL is set; beyond it 429 stream_limit'),
   streamReplayMaxEvents: setting('STREAM_REPLAY_MAX_EVENTS', int(1, 1_000_000), 5000, 'Most changes a stream replays on connect or resume (counted in the whole change log); an older cursor gets `event: reset` and the rest from /v1/changes'),
+  streamReplaysPerKey: setting('STREAM_REPLAYS_PER_KEY', int(0, 10000), 2, 'Streams of one key that catch up (replay) at once in a process; its other streams stay open and wait their turn, so one key\'s replays cannot fill the event loop and the read pools (0 = no limit)'),
   streamBufferBytes: setting('STREAM_BUFFER_BYTES', int(1024, 64 * 1024 * 1024), 256 * 1024, 'Bytes queued for one slow stream client before it is rotated out'),
   bulkInterval: setting('BULK_INTERVAL', int(1, 7 * 86400), 900, 'Seconds between bulk file builds at most (the `bulk` role; only changed jurisdictions are rebuilt)'),
   relayPollMs: setting('RELAY_POLL_MS', int(50, 600000), 5000, 'Safety poll of the relay when no notification arrives'),

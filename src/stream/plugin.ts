@@ -35,6 +35,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
     rotateJitterPct: c.streamRotateJitter,
     bufferBytes: c.streamBufferBytes,
     replayMaxEvents: c.streamReplayMaxEvents,
+    replaysPerKey: c.streamReplaysPerKey,
   });
   await hub.init();
   app.decorate('streamHub', hub);
