@@ -31,4 +31,5 @@ for (let i = 0; !stop; i++) {
   }
 }
 await pool.end();
-process.send({ written });
+// the 'message' listener keeps the IPC channel (and this process) alive: exit once the parent has it
+process.send({ written }, () => process.exit(0));
