@@ -265,12 +265,9 @@ export class Fanout {
     const max = this.o.replayMaxEvents;
     let skipTo: string | undefined;
     const lo = this.recent.firstAfter(c.lastSent);
-    const ring = this.recent.frames;
     if (lo >= 0) {
+      const ring = this.recent.frames;
       if (ring.length - lo > max) skipTo = ring[ring.length - max - 1].event.changed_at;
-    } else if (this.recent.allAfter(c.lastSent) && this.recent.size > max) {
-      // a cursor older than the ring, which holds more than max events: they all follow it
-      skipTo = ring[ring.length - max - 1].event.changed_at;
     } else {
       skipTo = await newestBut(this.o.dbRead, c.lastSent, max);
     }

@@ -56,8 +56,7 @@ export class Hub {
   async init(): Promise<void> {
     let lastSeq: number | undefined;
     try {
-      // the newest replayMaxEvents + 1: a bounded replay (and the reset's cursor) then comes from memory
-      lastSeq = await this.recent.load(this.o.db, this.o.replayMaxEvents + 1);
+      lastSeq = await this.recent.load(this.o.db);
     } catch (err) {
       // Without the snapshot every connection catches up from the change log.
       this.o.log.warn({ err }, 'stream hub could not load recent events');

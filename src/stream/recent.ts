@@ -8,7 +8,7 @@ import { Frames } from './frames.js';
 
 /** events kept in memory for catch-up without a query */
 const RING_MAX = 10_000;
-/** how far back the ring is loaded at start (and at least the newest STREAM_REPLAY_MAX_EVENTS + 1) */
+/** how far back the ring is loaded at start */
 const RING_WINDOW = '5 minutes';
 
 export class RecentEvents {
@@ -34,33 +34,22 @@ export class RecentEvents {
    * returns that seq. Later events arrive on the bus (or are filled by seq), so the ring stays
    * complete from ringStart on. Throws when the database cannot be read.
    */
-  async load(db: Pool, newest = 0): Promise<number | undefined> {
-    // The window's events, and at least the `newest` ones whatever their age: a stream asking for
-    // more than STREAM_REPLAY_MAX_EVENTS is replayed the newest of them (after a reset), and with
-    // them in the ring those replays cost no query and no serialization per stream: 500 streams
-    // replaying the same 5,000 changes share their frames.
-    // one more than asked: the oldest held marks where the ring starts (after it, all are held)
-    const keep = Math.min(RING_MAX, newest + 1);
+  async load(db: Pool): Promise<number | undefined> {
     const { rows } = await db.query<ChangeEvent & { last_seq: number; window_start: string }>(
       `WITH rs AS (SELECT last_seq FROM relay_state WHERE id = 1),
        w AS (SELECT ${isoUs(`clock_timestamp() - interval '${RING_WINDOW}'`)} AS window_start),
-       ev AS (SELECT * FROM (SELECT ${EVENT_COLUMNS}, row_number() OVER (ORDER BY c.seq DESC) AS nth,
-                c.changed_at > clock_timestamp() - interval '${RING_WINDOW}' AS recent
-              FROM ${EVENT_FROM}, rs WHERE c.seq <= rs.last_seq ORDER BY c.seq DESC LIMIT ${RING_MAX}) n
-              WHERE n.nth <= ${keep} OR n.recent)
+       ev AS (SELECT ${EVENT_COLUMNS} FROM ${EVENT_FROM}, rs
+              WHERE c.seq <= rs.last_seq AND c.changed_at > clock_timestamp() - interval '${RING_WINDOW}'
+              ORDER BY c.seq DESC LIMIT ${RING_MAX})
        SELECT rs.last_seq, w.window_start, ev.* FROM rs CROSS JOIN w LEFT JOIN ev ON true ORDER BY ev.seq NULLS FIRST`,
     );
     if (rows.length === 0) return undefined;
     const events = rows.filter((r) => r.seq !== null);
     this.ring = events.map((r) => {
-      const { last_seq: _l, window_start: _w, nth: _n, recent: _r, ...e } = r as typeof r & { nth: number; recent: boolean };
+      const { last_seq: _l, window_start: _w, ...e } = r;
       return new Frames(e);
     });
-    // Every event after ringStart is in the ring: the oldest one held when the ring is full, else
-    // the start of the window, or the oldest held when that is older (the `newest` kept).
-    const oldest = events[0]?.changed_at;
-    const windowStart = rows[0].window_start;
-    this.ringStart = events.length >= RING_MAX ? oldest : oldest !== undefined && oldest < windowStart ? oldest : windowStart;
+    this.ringStart = events.length >= RING_MAX ? events[0].changed_at : rows[0].window_start;
     return rows[0].last_seq;
   }
 
@@ -80,11 +69,6 @@ export class RecentEvents {
       else hi = mid;
     }
     return lo;
-  }
-
-  /** True when every held event lies after the (canonical) cursor: it is at or before ringStart. */
-  allAfter(canonical: string): boolean {
-    return this.ready && this.ringStart !== undefined && canonical <= this.ringStart;
   }
 
   /** Keeps a delivered event, dropping the oldest beyond RING_MAX. */
