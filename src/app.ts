@@ -35,6 +35,10 @@ export interface AppDeps {
   db: Pool;
   /** optional read replica pool for read endpoints and stream resume */
   dbRead?: Pool;
+  /** pool of expensive reads (text search, substring filters, deep offsets); dbRead when absent */
+  dbExpensive?: Pool;
+  /** pool of stream catch-ups from the change log; dbRead when absent */
+  dbStream?: Pool;
   logger?: Logger | false;
   /** the bus the stream hub subscribes to; the in-process bus when absent */
   bus?: ChangeBus;
@@ -54,6 +58,8 @@ declare module 'fastify' {
     config: Config;
     db: Pool;
     dbRead: Pool;
+    dbExpensive: Pool;
+    dbStream: Pool;
     /** the process's Redis client (limits, stream caps, readiness); undefined without Redis */
     redis: Redis | undefined;
     /** the bus the stream hub subscribes to and readiness checks */
@@ -109,6 +115,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   app.decorate('config', config);
   app.decorate('db', deps.db);
   app.decorate('dbRead', deps.dbRead ?? deps.db);
+  app.decorate('dbExpensive', deps.dbExpensive ?? deps.dbRead ?? deps.db);
+  app.decorate('dbStream', deps.dbStream ?? deps.dbRead ?? deps.db);
   // Each dependency is its own decorator, read by the plugins that need it (one way to reach one).
   app.decorate('redis', deps.redis ?? undefined);
   app.decorate('bus', deps.bus);

@@ -106,7 +106,7 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
     // Every process listens on PORT: api and stream serve their routes there, and every role,
     // relay, dispatcher and worker included, serves /v1/health, /v1/ready and /metrics, so an
     // orchestrator probes and scrapes each process the same way.
-    const app: FastifyInstance = await buildApp(config, { db: db.pool, dbRead: db.readPool, logger: log, bus, redis: redis ?? null, databaseUrl: db.url, relay });
+    const app: FastifyInstance = await buildApp(config, { db: db.pool, dbRead: db.readPool, dbExpensive: db.expensivePool, dbStream: db.streamPool, logger: log, bus, redis: redis ?? null, databaseUrl: db.url, relay });
     const url = await app.listen({ port: config.port, host: config.host });
     stops.push(named('http', () => app.close()));
     let stopping: Promise<void> | undefined;

@@ -7,7 +7,8 @@ import { Agent, request } from 'undici';
 const { base, key, rate, seconds, kind, ids } = JSON.parse(process.argv[2]);
 const agent = new Agent({ connections: 256, pipelining: 1, keepAliveTimeout: 30_000 });
 
-// The cheap reads of a dashboard: one bill, a short state page.
+// The cheap reads of a dashboard: one bill, a short state page; and, at a tenth of that rate on
+// its own schedule, /v1/health (no database query: it shows the event loop's own delay).
 const STATES = ['NY', 'CA', 'TX', 'FL', 'IL', 'PA', 'OH', 'GA'];
 function quietPath(i) {
   return i % 2 === 0 ? `/v1/bills/${ids.min + Math.floor(Math.random() * (ids.max - ids.min))}` : `/v1/bills?state=${STATES[i % STATES.length]}&limit=10`;
@@ -25,23 +26,30 @@ const path = (i) => (kind === 'quiet' ? quietPath(i) : NOISY[i % NOISY.length]);
 
 const results = [];
 const pending = [];
-const interval = 1000 / rate;
 const start = performance.now();
-const total = Math.round(rate * seconds);
-for (let i = 0; i < total; i++) {
-  const due = start + i * interval;
-  const wait = due - performance.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  const t0 = performance.now();
-  pending.push(
-    request(base + path(i), { dispatcher: agent, headers: { 'x-api-key': key }, headersTimeout: 60_000, bodyTimeout: 60_000 })
-      .then(async (res) => {
-        await res.body.dump();
-        results.push({ status: res.statusCode, ms: performance.now() - t0 });
-      })
-      .catch((err) => results.push({ status: 0, ms: performance.now() - t0, error: err.code ?? err.message })),
-  );
+
+async function schedule(perSecond, pathOf, tag) {
+  const interval = 1000 / perSecond;
+  const total = Math.round(perSecond * seconds);
+  for (let i = 0; i < total; i++) {
+    const due = start + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const t0 = performance.now();
+    pending.push(
+      request(base + pathOf(i), { dispatcher: agent, headers: { 'x-api-key': key }, headersTimeout: 60_000, bodyTimeout: 60_000 })
+        .then(async (res) => {
+          await res.body.dump();
+          results.push({ tag, status: res.statusCode, ms: performance.now() - t0 });
+        })
+        .catch((err) => results.push({ tag, status: 0, ms: performance.now() - t0, error: err.code ?? err.message })),
+    );
+  }
 }
+await Promise.all([
+  schedule(rate, path, 'read'),
+  ...(kind === 'quiet' ? [schedule(rate / 10, () => '/v1/health', 'health')] : []),
+]);
 await Promise.all(pending);
 await agent.close();
 process.send({ kind, results });

@@ -1,14 +1,16 @@
 // Abuse benchmark: can one tenant slow the service for another? A quiet tenant sends 50 cheap reads a
-// second (one bill, a short state page); a noisy tenant sends 10 of the most expensive reads that
-// pass validation a second (deep pages, deep pages under q or title_contains, an exclusion PostgreSQL
-// rechecks row by row), open loop, on a 200,000-bill corpus. The quiet tenant's p50/p99 is measured
-// alone and beside the noisy one, against the service as shipped (statement timeout, per-key slots)
-// and, as the baseline in the same run, against the same service with both turned off
-// (READ_STATEMENT_TIMEOUT_MS=0, EXPENSIVE_READS_PER_KEY=0), and with 2 slots per key instead of 1. Server and each tenant's load run in
-// separate processes. Streams are left out: a per-key stream cap has not landed yet, so the noisy
-// tenant's streams would measure the stream role's fan-out rather than a bound.
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/abuse/run.mjs [--seconds 20]
-// Needs `npm run build`; creates (once) and reuses the database lds_abuse_bench (about 10 min to seed).
+// second (one bill, a short state page) and 5 /v1/health a second; a noisy tenant sends 10 of the
+// most expensive reads that pass validation a second (deep pages, deep pages under q or
+// title_contains, an exclusion PostgreSQL rechecks row by row), open loop, and at the same time
+// opens 520 SSE streams (its enterprise cap is 500) that each ask for the whole change log
+// (60,000 changes) and read every byte, while a writer adds 20 changes a second for the live
+// streams. Corpus: 200,000 bills. The quiet tenant's p50/p99 is measured alone and beside the
+// noisy one, in each setup (a fresh server process with its env: the defaults, the baseline with
+// every protection off, and candidate settings), in the same run. Server (api, stream and relay
+// roles, as shipped), each tenant's load, the streams and the writer run in separate processes.
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres flock /work/bench.lock node bench/abuse/run.mjs \
+//     [--seconds 20] [--setups shipped,unprotected] [--out bench/results/abuse.json]
+// Needs `npm run build`; creates (once) and reuses the database lds_abuse_bench (about a minute to seed).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -17,20 +19,37 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPool } from '../../dist/db/pool.js';
 import { createKey } from '../../dist/keys/store.js';
-import { ensureCorpus } from './corpus.mjs';
+import { ensureChangeLog, ensureCorpus, waitStamped } from './corpus.mjs';
 
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '20' }, bills: { type: 'string', default: '200000' } } });
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '20' },
+    bills: { type: 'string', default: '200000' },
+    streams: { type: 'string', default: '520' },
+    setups: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
 const SECONDS = Number(args.seconds);
 const QUIET_RATE = 50;
 const NOISY_RATE = 10;
+/** the noisy key's streams: its enterprise cap (500) and 20 more, to see the cap refuse */
+const STREAMS = Number(args.streams);
+/** changes a second written while both phases run, so live streams have work */
+const WRITE_RATE = 20;
 const root = path.resolve(import.meta.dirname, '../..');
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const url = await ensureCorpus(adminUrl, 'lds_abuse_bench', Number(args.bills));
+/** the change log a stream asking for everything would replay (the issue measured 60,200 events) */
+const CHANGE_LOG = 60_000;
+await ensureChangeLog(url, CHANGE_LOG);
 
 const pool = createPool(url, 2, 'lds-bench');
 const { rows: [ids] } = await pool.query('SELECT min(bill_id)::int AS min, max(bill_id)::int AS max, count(*)::int AS n FROM bills');
 const quietKey = (await createKey(pool, { org: 'bench-quiet', tier: 'enterprise', burst: 1000 })).api_key;
-const noisyKey = (await createKey(pool, { org: 'bench-noisy', tier: 'enterprise', burst: 10 })).api_key;
+// enterprise, so its stream cap is 500; a burst that lets it open them all at once (each stream
+// counts as one request): its searches are paced at NOISY_RATE by the load itself.
+const noisyKey = (await createKey(pool, { org: 'bench-noisy', tier: 'enterprise', burst: 1000 })).api_key;
 await pool.end();
 
 function freePort() {
@@ -44,8 +63,10 @@ function freePort() {
 
 async function startServer(env) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', 'api', '--port', String(port)], {
-    env: { PATH: process.env.PATH, DATABASE_URL: url, LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_URL: process.env.REDIS_URL ?? '', ...env },
+  // api + stream + relay in one process: the stream hub is fed by this process's relay through the
+  // in-process bus (no NATS_URL), so the streams, the searches and the cheap reads share one server.
+  const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', 'api,stream,relay', '--port', String(port)], {
+    env: { PATH: process.env.PATH, DATABASE_URL: url, LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_URL: process.env.REDIS_URL ?? '', RELAY_POLL_MS: '1000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -76,8 +97,25 @@ function load(base, kind, key, rate) {
   });
 }
 
+function streams(base, key, count) {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(import.meta.dirname, 'streams.mjs'), [JSON.stringify({ base, key, count, seconds: SECONDS })]);
+    child.once('message', resolve);
+    child.once('error', reject);
+  });
+}
+
+async function startWriter() {
+  const child = fork(path.join(import.meta.dirname, 'writer.mjs'), [JSON.stringify({ url, rate: WRITE_RATE })]);
+  await new Promise((r) => child.once('message', r));
+  return { stop: () => new Promise((r) => { child.once('message', r); child.send('stop'); }) };
+}
+
 function pct(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null;
+}
+function split(results) {
+  return { read: stats(results.filter((r) => r.tag === 'read')), health: stats(results.filter((r) => r.tag === 'health')) };
 }
 function stats(results) {
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);
@@ -94,38 +132,113 @@ function stats(results) {
   };
 }
 
-const setups = {
-  shipped: { label: 'as shipped: 5 s statement timeout, 1 expensive read per key', env: {} },
-  two_slots: { label: 'the same with 2 expensive reads per key', env: { EXPENSIVE_READS_PER_KEY: '2' } },
-  unprotected: { label: 'baseline: timeout and slots off', env: { READ_STATEMENT_TIMEOUT_MS: '0', EXPENSIVE_READS_PER_KEY: '0' } },
+// Setups, each in a fresh server process. `shipped` is the defaults; `unprotected` turns every
+// protection of issue 25 off (the baseline); the others change one thing each, to choose defaults by.
+const UNPROTECTED = {
+  READ_STATEMENT_TIMEOUT_MS: '0',
+  EXPENSIVE_READS_PER_KEY: '0',
+  STREAM_CONNECTIONS_PER_KEY: 'free:5,standard:25,pro:100,enterprise:100000',
+  STREAM_REPLAY_MAX_EVENTS: '1000000',
 };
+// The defaults before this benchmark's fixes: every read, expensive or not, and every stream
+// catch-up on one read pool, PostgreSQL's own parallel query (2 workers per statement), and a
+// key's streams all catching up at once.
+const BEFORE = { EXPENSIVE_READ_POOL_SIZE: '0', STREAM_REPLAY_POOL_SIZE: '0', READ_PARALLEL_WORKERS: '2', STREAM_REPLAYS_PER_KEY: '0' };
+const ALL_SETUPS = {
+  shipped: { label: 'as shipped (defaults)', env: {} },
+  no_turns: { label: 'defaults, but every stream of a key catches up at once', env: { STREAM_REPLAYS_PER_KEY: '0' } },
+  turns_only: { label: 'the defaults before, with 2 catch-ups per key at a time', env: { ...BEFORE, STREAM_REPLAYS_PER_KEY: '2' } },
+  parallel_on: { label: 'defaults, but 2 parallel workers per read statement', env: { READ_PARALLEL_WORKERS: '2' } },
+  before: { label: 'the defaults before: one read pool, parallel query, no turns', env: BEFORE },
+  stream_pool: { label: 'the defaults before, with a 2-connection stream replay pool', env: { ...BEFORE, STREAM_REPLAY_POOL_SIZE: '2' } },
+  expensive_pool: { label: 'the defaults before, with a 2-connection expensive read pool', env: { ...BEFORE, EXPENSIVE_READ_POOL_SIZE: '2' } },
+  parallel_off: { label: 'the defaults before, without parallel workers', env: { ...BEFORE, READ_PARALLEL_WORKERS: '0' } },
+  unprotected: { label: 'baseline: statement timeout, slots, stream cap, replay bound, own pools and turns off', env: { ...BEFORE, ...UNPROTECTED } },
+};
+const chosen = (args.setups ?? 'shipped,no_turns,turns_only,parallel_on,before,unprotected').split(',');
+const setups = Object.fromEntries(chosen.map((k) => {
+  if (!ALL_SETUPS[k]) throw new Error(`unknown setup ${k}; known: ${Object.keys(ALL_SETUPS).join(', ')}`);
+  return [k, ALL_SETUPS[k]];
+}));
 
-const out = { measured_at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, bills: ids.n, seconds_per_phase: SECONDS, quiet_rate: QUIET_RATE, noisy_rate: NOISY_RATE, redis: Boolean(process.env.REDIS_URL), streams: 'not measured: no per-key stream cap yet', runs: {} };
+const loadavg = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
+const out = {
+  measured_at: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+  loadavg_before: loadavg(),
+  bills: ids.n,
+  seconds_per_phase: SECONDS,
+  quiet_rate: QUIET_RATE,
+  quiet_health_rate: QUIET_RATE / 10,
+  noisy_rate: NOISY_RATE,
+  noisy_streams: STREAMS,
+  write_rate: WRITE_RATE,
+  redis: Boolean(process.env.REDIS_URL),
+  runs: {},
+};
+{
+  // the first server's relay stamps the change log the corpus left unstamped
+  const server = await startServer({});
+  await waitStamped(url);
+  await server.stop();
+}
+out.change_log = await (async () => {
+  const p = createPool(url, 1, 'lds-bench');
+  const { rows: [{ n }] } = await p.query('SELECT count(*)::int AS n FROM changes');
+  await p.end();
+  return n;
+})();
 await drain();
 for (const [name, setup] of Object.entries(setups)) {
   const server = await startServer(setup.env);
-  // warm the caches the way the first phase would otherwise do for the second
+  const writer = await startWriter();
+  // warms the caches the way the first phase would otherwise do for the second
   await load(server.base, 'quiet', quietKey, QUIET_RATE);
+  const loadAlone = os.loadavg()[0];
   const alone = await load(server.base, 'quiet', quietKey, QUIET_RATE);
-  const [beside, noisy] = await Promise.all([load(server.base, 'quiet', quietKey, QUIET_RATE), load(server.base, 'noisy', noisyKey, NOISY_RATE)]);
+  const [beside, noisy, noisyStreams] = await Promise.all([
+    load(server.base, 'quiet', quietKey, QUIET_RATE),
+    load(server.base, 'noisy', noisyKey, NOISY_RATE),
+    streams(server.base, noisyKey, STREAMS),
+  ]);
+  const loadBeside = os.loadavg()[0];
+  const { written } = await writer.stop();
   await server.stop();
   // PostgreSQL only notices a vanished client when it next writes to it: statements of the stopped
   // server (the baseline's run for minutes) would otherwise load the next setup's measurements.
   await drain();
-  const run = { label: setup.label, quiet_alone: stats(alone.results), quiet_beside_noisy: stats(beside.results), noisy: stats(noisy.results) };
-  run.p99_ratio = Math.round((run.quiet_beside_noisy.p99_ms / run.quiet_alone.p99_ms) * 100) / 100;
+  const run = {
+    label: setup.label,
+    env: setup.env,
+    load1_alone: Math.round(loadAlone * 100) / 100,
+    load1_beside: Math.round(loadBeside * 100) / 100,
+    quiet_alone: split(alone.results),
+    quiet_beside_noisy: split(beside.results),
+    noisy_searches: stats(noisy.results),
+    noisy_streams: noisyStreams,
+    changes_written: written,
+  };
+  run.p99_ratio = Math.round((run.quiet_beside_noisy.read.p99_ms / run.quiet_alone.read.p99_ms) * 100) / 100;
+  run.health_p99_ratio = Math.round((run.quiet_beside_noisy.health.p99_ms / Math.max(1, run.quiet_alone.health.p99_ms)) * 100) / 100;
   out.runs[name] = run;
+  console.error(`${name}: read p99 ${run.quiet_alone.read.p99_ms} -> ${run.quiet_beside_noisy.read.p99_ms} ms (${run.p99_ratio}x), health p99 ${run.quiet_alone.health.p99_ms} -> ${run.quiet_beside_noisy.health.p99_ms} ms, streams ${JSON.stringify(noisyStreams.statuses)}`);
 }
+out.loadavg_after = loadavg();
 
 const rows = Object.entries(out.runs).map(([name, r]) => ({
   setup: name,
-  'quiet alone p50/p99 ms': `${r.quiet_alone.p50_ms} / ${r.quiet_alone.p99_ms}`,
-  'quiet + noisy p50/p99 ms': `${r.quiet_beside_noisy.p50_ms} / ${r.quiet_beside_noisy.p99_ms}`,
-  'p99 ratio': r.p99_ratio,
-  'quiet 5xx': r.quiet_alone['5xx'] + r.quiet_beside_noisy['5xx'],
-  'noisy statuses': JSON.stringify(r.noisy.statuses),
+  'read alone p50/p99': `${r.quiet_alone.read.p50_ms} / ${r.quiet_alone.read.p99_ms}`,
+  'read + noisy p50/p99': `${r.quiet_beside_noisy.read.p50_ms} / ${r.quiet_beside_noisy.read.p99_ms}`,
+  'read p99 ×': r.p99_ratio,
+  'health alone/+noisy p99': `${r.quiet_alone.health.p99_ms} / ${r.quiet_beside_noisy.health.p99_ms}`,
+  'quiet 5xx': r.quiet_alone.read['5xx'] + r.quiet_beside_noisy.read['5xx'] + r.quiet_alone.health['5xx'] + r.quiet_beside_noisy.health['5xx'],
+  'searches': JSON.stringify(r.noisy_searches.statuses),
+  'streams': JSON.stringify(r.noisy_streams.statuses),
+  'load1': `${r.load1_alone} / ${r.load1_beside}`,
 }));
 console.table(rows);
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench/results/abuse.json'), JSON.stringify(out, null, 2) + '\n');
-console.log('wrote bench/results/abuse.json');
+const file = path.resolve(root, args.out ?? 'bench/results/abuse.json');
+fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+console.log(`wrote ${path.relative(root, file)}`);

@@ -11,6 +11,10 @@ export interface Database {
   url: string;
   pool: Pool;
   readPool: Pool;
+  /** expensive reads (text search, substring filters, deep offsets): EXPENSIVE_READ_POOL_SIZE, else the read pool */
+  expensivePool: Pool;
+  /** stream catch-up from the change log: STREAM_REPLAY_POOL_SIZE, else the read pool */
+  streamPool: Pool;
   embedded?: EmbeddedHandle;
   close(): Promise<void>;
 }
@@ -26,16 +30,25 @@ export async function openDatabase(config: Config, log: Logger, mode: 'server' |
   // A server reads through a pool of its own (on the replica when there is one) whose statements
   // PostgreSQL cancels after READ_STATEMENT_TIMEOUT_MS: no read can hold a connection for long,
   // while writers, the relay and migrations on the primary pool are never cut.
-  const readPool = config.databaseReadUrl || mode === 'server'
-    ? createPool(config.databaseReadUrl ?? url, poolSize, 'lds-read', { statementTimeoutMs: config.readStatementTimeoutMs })
-    : pool;
-  databaseStatus(pool).log = log;
-  if (readPool !== pool) databaseStatus(readPool).log = log;
+  const readUrl = config.databaseReadUrl ?? url;
+  const reading = { statementTimeoutMs: config.readStatementTimeoutMs, parallelWorkers: config.readParallelWorkers };
+  const serving = config.databaseReadUrl || mode === 'server';
+  const readPool = serving ? createPool(readUrl, poolSize, 'lds-read', reading) : pool;
+  // Pools of their own for the two kinds of read one tenant can multiply: expensive searches and
+  // stream catch-ups. Each is small, so together they hold at most a few connections (and, with
+  // READ_PARALLEL_WORKERS, cores) of the database, and the read pool stays free for cheap reads.
+  const side = (size: number, name: string) => (serving && size > 0 ? createPool(readUrl, size, name, reading) : readPool);
+  const expensivePool = side(config.expensiveReadPoolSize, 'lds-read-expensive');
+  const streamPool = side(config.streamReplayPoolSize, 'lds-stream-replay');
+  const pools = [...new Set([pool, readPool, expensivePool, streamPool])];
+  for (const p of pools) databaseStatus(p).log = log;
+  const endAll = async () => {
+    for (const p of [...pools].reverse()) await p.end().catch(() => undefined);
+  };
   try {
     await waitForDatabase(pool, mode === 'server' ? config.dbStartTimeoutMs : 0, log);
   } catch (err) {
-    await readPool.end().catch(() => undefined);
-    if (readPool !== pool) await pool.end().catch(() => undefined);
+    await endAll();
     await embedded?.stop();
     throw new Error(`cannot connect to PostgreSQL: ${(err as Error).message}`);
   }
@@ -44,14 +57,14 @@ export async function openDatabase(config: Config, log: Logger, mode: 'server' |
     url,
     pool,
     readPool,
+    expensivePool,
+    streamPool,
     embedded,
     async close() {
       if (closed) return;
       closed = true;
-      databaseStatus(pool).close();
-      databaseStatus(readPool).close();
-      if (readPool !== pool) await readPool.end().catch(() => undefined);
-      await pool.end().catch(() => undefined);
+      for (const p of pools) databaseStatus(p).close();
+      await endAll();
       await embedded?.stop();
     },
   };

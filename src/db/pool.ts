@@ -15,11 +15,21 @@ export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
-export function createPool(url: string, max = 10, name = 'lds', opts: { statementTimeoutMs?: number } = {}): pg.Pool {
+export interface PoolOptions {
+  /** PostgreSQL cancels a statement of this pool that runs longer (0 or unset: no limit) */
+  statementTimeoutMs?: number;
+  /** max_parallel_workers_per_gather of this pool's sessions (unset: the server's setting) */
+  parallelWorkers?: number;
+}
+
+export function createPool(url: string, max = 10, name = 'lds', opts: PoolOptions = {}): pg.Pool {
   // statement_timeout travels in the startup packet: PostgreSQL itself cancels a statement that
   // runs longer (SQLSTATE 57014), whatever the client does meanwhile.
   const timeout = opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {};
-  const pool = new pg.Pool({ connectionString: url, max, application_name: name, idleTimeoutMillis: 30000, ...timeout });
+  // Session settings in the startup packet too (libpq's `options`), so no statement of the pool
+  // ever runs without them and no round trip is spent setting them.
+  const options = opts.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${opts.parallelWorkers}` } : {};
+  const pool = new pg.Pool({ connectionString: url, max, application_name: name, idleTimeoutMillis: 30000, ...timeout, ...options });
   const status = databaseStatus(pool);
   const lost = (err: Error) => status.failed(err);
   // A client losing its connection (database restart) must not crash the process. pg-pool listens

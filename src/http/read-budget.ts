@@ -3,7 +3,8 @@
 // offsets: up to READ_STATEMENT_TIMEOUT_MS each) also takes one of its key's
 // EXPENSIVE_READS_PER_KEY slots, shared by every replica through Redis. The burst limit counts
 // requests, not their cost: without the slots ten 5-second searches a second from one key would
-// hold every connection, and every other tenant would queue behind them.
+// hold every connection, and every other tenant would queue behind them. The slots bound one key;
+// the expensive pool bounds all keys together.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis, Result } from 'ioredis';
@@ -103,7 +104,9 @@ export async function budgetedRead<T>(app: FastifyInstance, req: FastifyRequest,
     }
   }
   try {
-    return await fn(cancellable(app.dbRead, disconnectSignal(reply)));
+    // On their own pool (EXPENSIVE_READ_POOL_SIZE): when every key's slot is busy, the expensive
+    // reads queue there, and a cheap read still finds a free connection in the read pool.
+    return await fn(cancellable(expensive ? app.dbExpensive : app.dbRead, disconnectSignal(reply)));
   } finally {
     release?.();
   }

@@ -9,6 +9,7 @@ import { canonicalCursor, eventsAfter, isoUs, type EventFilter } from '../change
 import { Frames, Ping, type ErrorData, type ResetData, type RevokedData, type RotateData } from './frames.js';
 import type { RecentEvents } from './recent.js';
 import { DeadlineWheel, Heartbeat } from './schedule.js';
+import { ReplayTurns } from './turns.js';
 
 /** A transport (SSE or WebSocket) as the hub sees it. */
 export interface Sink {
@@ -37,6 +38,8 @@ export interface FanoutOptions {
   bufferBytes: number;
   /** most change-log events a catch-up replays; older ones are announced by a reset */
   replayMaxEvents: number;
+  /** catch-ups one key runs at once in this process (0 = no limit); see turns.ts */
+  replaysPerKey: number;
 }
 
 const PAGE = 500;
@@ -76,6 +79,8 @@ export class Conn {
   constructor(
     readonly sink: Sink,
     readonly filter: EventFilter,
+    /** the key (api_key_id) whose turns at catching up this connection takes */
+    readonly key?: string,
   ) {}
 }
 
@@ -88,6 +93,7 @@ export class Fanout {
   /** connections whose life ended while rotations were held (a database outage) */
   private readonly deferred = new Set<Conn>();
   private holding = false;
+  private readonly turns: ReplayTurns;
   count = 0;
 
   /** sweep: called on the first heartbeat slice of each round while connections are open */
@@ -96,6 +102,7 @@ export class Fanout {
     private readonly recent: RecentEvents,
     private readonly sweep: () => void,
   ) {
+    this.turns = new ReplayTurns(o.replaysPerKey);
     this.heartbeat = new Heartbeat(o.heartbeatMs, (conns, first) => this.tick(conns, first));
     this.rotations = new DeadlineWheel(o.rotateMs, (c) => {
       if (this.holding) this.deferred.add(c);
@@ -123,14 +130,19 @@ export class Fanout {
     this.deferred.clear();
   }
 
+  /** streams of the key waiting for their turn to catch up */
+  waitingTurns(key: string): number {
+    return this.turns.waitingOf(key);
+  }
+
   /** open connections */
   get size(): number {
     return this.conns.size;
   }
 
   /** Registers a connection (buffering live events at once), then catches it up from the cursor. */
-  attach(sink: Sink, filter: EventFilter, cursor: string): Conn {
-    const c = new Conn(sink, filter);
+  attach(sink: Sink, filter: EventFilter, cursor: string, key?: string): Conn {
+    const c = new Conn(sink, filter, key);
     this.index(c);
     this.heartbeat.add(c);
     const life = this.o.rotateMs * (1 + ((Math.random() * 2 - 1) * this.o.rotateJitterPct) / 100);
@@ -202,11 +214,25 @@ export class Fanout {
    * reading is rotated as slow_consumer.
    */
   private async catchUp(c: Conn, cursor: string): Promise<void> {
+    let release: (() => void) | undefined;
+    try {
+      await this.catchUpInTurn(c, cursor, async () => {
+        release ??= await this.turns.take(c.key);
+      });
+    } finally {
+      release?.();
+    }
+  }
+
+  /** The catch-up itself; `turn` waits for the key's turn (once the cursor is known, so a rotation meanwhile carries it). */
+  private async catchUpInTurn(c: Conn, cursor: string, turn: () => Promise<void>): Promise<void> {
     let failing = false;
     let bounded = false;
     while (!c.closed) {
       try {
         if (!c.lastSent) c.lastSent = canonicalUtc(cursor) ?? (await canonicalCursor(this.o.dbRead, cursor));
+        await turn();
+        if (c.closed) return;
         if (!bounded) {
           await this.bound(c);
           bounded = true;

@@ -24,6 +24,7 @@ export interface HubOptions {
   rotateJitterPct: number;
   bufferBytes: number;
   replayMaxEvents: number;
+  replaysPerKey: number;
 }
 
 export class Hub {
@@ -43,6 +44,11 @@ export class Hub {
     return this.fanout.size;
   }
 
+  /** streams of the key waiting for their turn to catch up (STREAM_REPLAYS_PER_KEY) */
+  waitingTurns(key: string): number {
+    return this.fanout.waitingTurns(key);
+  }
+
   get count(): number {
     return this.fanout.count;
   }
@@ -60,8 +66,8 @@ export class Hub {
   }
 
   /** Registers a connection (buffering live events at once), then catches it up from the cursor. */
-  attach(sink: Sink, filter: EventFilter, cursor: string): Conn {
-    return this.fanout.attach(sink, filter, cursor);
+  attach(sink: Sink, filter: EventFilter, cursor: string, key?: string): Conn {
+    return this.fanout.attach(sink, filter, cursor, key);
   }
 
   detach(c: Conn): void {

@@ -37,8 +37,8 @@ export class OutageNotices {
   }
 
   /** Attaches a transport to the hub and to these notices; returns what to call when it closes. */
-  attach(hub: Hub, sink: Sink, p: StreamParams): () => void {
-    const conn = hub.attach(sink, p.filter, p.cursor);
+  attach(hub: Hub, sink: Sink, p: StreamParams, key?: string): () => void {
+    const conn = hub.attach(sink, p.filter, p.cursor, key);
     this.add(conn, sink, p.cursor);
     return () => {
       hub.detach(conn);

@@ -25,7 +25,9 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   const c = app.config;
   const hub = new Hub({
     db: app.db,
-    dbRead: app.dbRead,
+    // catch-ups from the change log on their own pool (STREAM_REPLAY_POOL_SIZE): 500 streams
+    // replaying at once queue there instead of in front of every read endpoint
+    dbRead: app.dbStream,
     bus: app.bus ?? new MemoryBus<ChangeEvent>(),
     log: app.log,
     heartbeatMs: c.streamHeartbeatMs,
@@ -33,6 +35,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
     rotateJitterPct: c.streamRotateJitter,
     bufferBytes: c.streamBufferBytes,
     replayMaxEvents: c.streamReplayMaxEvents,
+    replaysPerKey: c.streamReplaysPerKey,
   });
   await hub.init();
   app.decorate('streamHub', hub);
@@ -73,7 +76,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   });
   await app.register(websocket, { options: { maxPayload: 4096 }, errorHandler: wsErrorHandler });
   // One set of outage notices for both transports: one listener per pool, every stream told once.
-  const outage = new OutageNotices([app.db, app.dbRead], hub);
+  const outage = new OutageNotices([app.db, app.dbRead, app.dbStream], hub);
   app.addHook('onClose', async () => outage.close());
   // Per-key cap and revocation, for both transports. Checked twice per KEY_CACHE_MS, so a revoked
   // key's streams close within it, as its requests start to be refused.

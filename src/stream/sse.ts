@@ -156,7 +156,7 @@ export function sseRoutes(app: App, { hub, outage, guard }: Streams) {
     req.raw.socket.setNoDelay(true);
     res.write(SSE_OPENING);
     const sink = new SseSink(res);
-    const detach = outage.attach(hub, sink, p);
+    const detach = outage.attach(hub, sink, p, req.apiKey?.api_key_id);
     res.on('close', () => {
       detach();
       if (lease) guard.release(lease);

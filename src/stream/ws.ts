@@ -99,7 +99,7 @@ export function wsRoutes(app: App, { hub, outage, guard }: Streams, established:
     established.add(req.raw.socket);
     const { p, lease } = params.get(req) as { p: StreamParams; lease?: Lease };
     const sink = new WsSink(socket);
-    const detach = outage.attach(hub, sink, p);
+    const detach = outage.attach(hub, sink, p, req.apiKey?.api_key_id);
     socket.on('close', detach);
     if (lease) {
       lease.end = () => {

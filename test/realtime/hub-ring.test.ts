@@ -23,7 +23,7 @@ describe('stream hub start', () => {
     const bus = new MemoryBus<ChangeEvent>();
     const hub = new Hub({
       db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: (_o: object, msg: string) => warnings.push(msg) },
-      heartbeatMs: 60_000, rotateMs: 60_000, rotateJitterPct: 0, bufferBytes: 1 << 20, replayMaxEvents: 5000,
+      heartbeatMs: 60_000, rotateMs: 60_000, rotateJitterPct: 0, bufferBytes: 1 << 20, replayMaxEvents: 5000, replaysPerKey: 2,
     } as ConstructorParameters<typeof Hub>[0]);
     try {
       await hub.init();

@@ -42,7 +42,7 @@ describe('stream hub timers', () => {
     const bus = new MemoryBus<ChangeEvent>();
     const hub = new Hub({
       db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
-      heartbeatMs: 1600, rotateMs: 2500, rotateJitterPct: 10, bufferBytes: 1 << 20, replayMaxEvents: 5000,
+      heartbeatMs: 1600, rotateMs: 2500, rotateJitterPct: 10, bufferBytes: 1 << 20, replayMaxEvents: 5000, replaysPerKey: 2,
     });
     try {
       await hub.init();
@@ -78,7 +78,7 @@ describe('stream hub timers', () => {
     const life = 1000;
     const hub = new Hub({
       db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
-      heartbeatMs: 60_000, rotateMs: life, rotateJitterPct: 0, bufferBytes: 1 << 20, replayMaxEvents: 5000,
+      heartbeatMs: 60_000, rotateMs: life, rotateJitterPct: 0, bufferBytes: 1 << 20, replayMaxEvents: 5000, replaysPerKey: 2,
     });
     type Wheel = { slotOf: Map<unknown, number>; slotMs: number };
     const internals = (hub as unknown as { fanout: { deferred: Set<unknown>; rotations: Wheel } }).fanout;

@@ -1,0 +1,102 @@
+// The read pools of a server (issue 25): expensive reads (text search, substring filters, deep
+// offsets) run on a small pool of their own (EXPENSIVE_READ_POOL_SIZE), so however many tenants
+// search at once, cheap reads still find a free connection; and no read statement uses parallel
+// workers unless READ_PARALLEL_WORKERS says so (one search would otherwise take every core of a
+// small database server). A search is made slow on purpose by holding a lock on bills from another
+// connection: it then waits in PostgreSQL, holding its connection, as long as we like.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { openDatabase } from '../../src/db/open.js';
+import { createKey } from '../../src/keys/store.js';
+import { createLogger } from '../../src/logger.js';
+import { freshDatabase, type TestDatabase } from '../helpers/db.js';
+import { testConfig } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => db?.drop());
+
+async function lockBills(): Promise<() => Promise<void>> {
+  const client: pg.PoolClient = await db.pool.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE bills IN ACCESS EXCLUSIVE MODE');
+  return async () => {
+    await client.query('ROLLBACK');
+    client.release();
+  };
+}
+
+/** Searches of the app waiting for the lock on bills, by application_name (the pool they run on). */
+async function waitingSearches(): Promise<Record<string, number>> {
+  const { rows } = await db.pool.query<{ app: string; n: number }>(
+    `SELECT application_name AS app, count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock' AND query LIKE '%ORDER BY b.updated DESC%'
+      GROUP BY 1`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.app, r.n]));
+}
+
+describe('expensive reads on their own pool', () => {
+  it('with the expensive pool busy, the other searches wait their turn and cheap reads of every key still answer', async () => {
+    // read pool of 2 connections, expensive pool of 1: three tenants' searches would fill the read pool
+    const config = testConfig({ databaseUrl: db.url, redisUrl: undefined, expensiveReadPoolSize: 1, expensiveReadsPerKey: 1 });
+    const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
+    const app = await buildApp(config, { db: opened.pool, dbRead: opened.readPool, dbExpensive: opened.expensivePool, dbStream: opened.streamPool, logger: false, databaseUrl: db.url });
+    const keys = await Promise.all([1, 2, 3, 4].map(async (i) => (await createKey(db.pool, { org: `tenant-${i}`, tier: 'enterprise', burst: 1000 })).api_key));
+    const get = (url: string, key: string) => app.inject({ url, headers: { 'x-api-key': key } });
+    expect(opened.expensivePool).not.toBe(opened.readPool);
+    const release = await lockBills();
+    let searches: Promise<{ statusCode: number }>[] = [];
+    try {
+      searches = [get('/v1/bills?q=school', keys[0]), get('/v1/bills?title_contains=tax', keys[1]), get('/v1/bills?offset=5000', keys[2])];
+      await waitFor('one search running on the expensive pool', async () => (await waitingSearches())['lds-read-expensive'] === 1);
+      // A fourth tenant's cheap read (of a table not locked): the read pool is free (before, the
+      // searches held both of its connections and it waited behind them).
+      expect((await get('/v1/states', keys[3])).statusCode).toBe(200);
+      // still one: the others queue for the expensive pool, not in PostgreSQL
+      expect(await waitingSearches()).toEqual({ 'lds-read-expensive': 1 });
+    } finally {
+      await release();
+    }
+    expect((await Promise.all(searches)).map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    await app.close();
+    await opened.close();
+  });
+
+  it('EXPENSIVE_READ_POOL_SIZE=0 runs them on the read pool', async () => {
+    const config = testConfig({ databaseUrl: db.url, redisUrl: undefined, expensiveReadPoolSize: 0, streamReplayPoolSize: 0 });
+    const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
+    expect(opened.expensivePool).toBe(opened.readPool);
+    expect(opened.streamPool).toBe(opened.readPool);
+    await opened.close();
+  });
+});
+
+describe('parallel query of the read pools', () => {
+  const workers = async (p: pg.Pool) => (await p.query('SHOW max_parallel_workers_per_gather')).rows[0].max_parallel_workers_per_gather as string;
+
+  it('is off by default on every read pool and left to the server on the primary', async () => {
+    const config = testConfig({ databaseUrl: db.url, redisUrl: undefined });
+    const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
+    try {
+      expect([await workers(opened.readPool), await workers(opened.expensivePool), await workers(opened.streamPool)]).toEqual(['0', '0', '0']);
+      expect(await workers(opened.pool)).toBe(await workers(db.pool));
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('READ_PARALLEL_WORKERS sets it', async () => {
+    const config = testConfig({ databaseUrl: db.url, redisUrl: undefined, readParallelWorkers: 1 });
+    const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
+    try {
+      expect([await workers(opened.readPool), await workers(opened.expensivePool), await workers(opened.streamPool)]).toEqual(['1', '1', '1']);
+    } finally {
+      await opened.close();
+    }
+  });
+});
