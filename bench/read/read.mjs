@@ -6,8 +6,10 @@
 //
 // Usage (after `npm run build`; hold the machine's benchmark lock):
 //   DATABASE_URL=postgres://.../db flock /work/bench.lock node bench/read/read.mjs --corpus 30k [--seconds 10] [--only bill,q_rare]
-//     [--rate N: a fixed open-loop rate instead of half the baseline's maximum] [--profile dir: the app runs under --cpu-prof]
+//     [--rate N: a fixed open-loop rate instead of half the baseline's maximum] [--profile dir: the app and the baseline run under --cpu-prof, into dir/app and dir/baseline]
 //     [--before dir: another build of the app measured beside it, e.g. the previous commit's]
+//     [--before-env K=V,K=V: the --before app (this build when --before is not given) with these
+//      variables, e.g. LOG_LEVEL=warn or NODE_OPTIONS=--max-semi-space-size=64, to measure one setting]
 //     [--repeat N: each run N times, the servers taking turns; medians reported]
 // REDIS_URL and NATS_URL, when set, are passed to the app as a deployment sets them. Results of a
 // corpus replace that corpus's entry in bench/results/read.json (a run with --only merges its cases).
@@ -28,6 +30,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'string' },
     before: { type: 'string' },
+    'before-env': { type: 'string' },
     repeat: { type: 'string', default: '1' },
     rate: { type: 'string' },
     'no-save': { type: 'boolean', default: false },
@@ -96,19 +99,22 @@ async function waitFor(fn, what, ms = 60_000) {
 // to /dev/null here, but each is still formatted). Expensive reads (q=) keep their per-key slot
 // bookkeeping, with room for every connection of the one benchmark key: the default of 1 would
 // answer 429 to 49 of the 50 connections.
-async function startApp(appRoot, profileDir) {
+async function startApp(appRoot, profileDir, extraEnv = {}) {
   const port = await freePort();
   const argv = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), `${appRoot}bin/lds.js`, 'serve', '--role', 'api', '--port', String(port)];
-  const proc = runNode(argv, { DB_POOL_SIZE: String(POOL_SIZE), HOST: '127.0.0.1', EXPENSIVE_READS_PER_KEY: '1000' }, 'ignore');
+  const proc = runNode(argv, { DB_POOL_SIZE: String(POOL_SIZE), HOST: '127.0.0.1', EXPENSIVE_READS_PER_KEY: '1000', ...extraEnv }, 'ignore');
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 'app');
   return { proc, port };
 }
-const { proc: app, port: appPort } = await startApp(root, args.profile);
+const { proc: app, port: appPort } = await startApp(root, args.profile && `${args.profile}/app`);
 // --before <dir>: another build of the app (a copy of bin/, dist/ and src/db/migrations with
 // public/ and node_modules linked), measured in the same run for a before/after comparison.
-const before = args.before ? await startApp(args.before.replace(/\/?$/, '/')) : undefined;
+const beforeEnv = Object.fromEntries((args['before-env'] ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const before = args.before || args['before-env'] ? await startApp((args.before ?? root).replace(/\/?$/, '/'), undefined, beforeEnv) : undefined;
 
-const base = runNode([`${here}baseline.mjs`, JSON.stringify(ids)], { DB_POOL_SIZE: String(POOL_SIZE) });
+// With --profile the baseline is profiled too (<dir>/baseline), so the two can be compared function by function.
+const baseProf = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}/baseline`] : [];
+const base = runNode([...baseProf, `${here}baseline.mjs`, JSON.stringify(ids)], { DB_POOL_SIZE: String(POOL_SIZE) });
 const basePort = await new Promise((resolve, reject) => {
   let out = '';
   base.stdout.on('data', (d) => {
@@ -240,7 +246,8 @@ if (!args['no-save']) {
   corpora[args.corpus] = {
     measured_at: new Date().toISOString(), bills: billCount, cores: os.cpus().length, loadavg_start: loadavgStart, loadavg_end: loadavgEnd,
     node: process.version, connections: CONNECTIONS, seconds_per_run: seconds, repeat, db_pool_size: POOL_SIZE,
-    redis: Boolean(process.env.REDIS_URL), nats: Boolean(process.env.NATS_URL), ids, words: { common: COMMON_WORD, rare: RARE_WORD },
+    redis: Boolean(process.env.REDIS_URL), nats: Boolean(process.env.NATS_URL), ids,
+    ...(before ? { before: { dir: args.before ?? 'this build', env: beforeEnv } } : {}), words: { common: COMMON_WORD, rare: RARE_WORD },
     results: [...kept, ...results].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key)),
   };
   writeFileSync(file, JSON.stringify({ description: 'bench/read/read.mjs: app, baseline and load generator in separate processes', corpora }, null, 2) + '\n');
