@@ -32,99 +32,42 @@ export class MemorySlots implements SlotGate {
 
 // A sorted set per key of lease ids scored by their expiry (Redis clock): a replica that dies with
 // slots taken frees them when their lease ends, never later than the statement timeout allows.
-// ARGV: limit, lease ms, then the lease ids asking, in arrival order; each gets a slot while there
-// is room, as if they had asked one by one. Returns how many got one (the first ones).
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-local room = tonumber(ARGV[1]) - redis.call('ZCARD', KEYS[1])
-local k = 0
-for i = 3, #ARGV do
-  if k >= room then break end
-  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[i])
-  k = k + 1
-end
-if k > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return k
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
 `;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    ldsSlots(key: string, limit: number, leaseMs: number, ...ids: string[]): Result<number, Context>;
+    ldsSlot(key: string, limit: number, leaseMs: number, id: string): Result<number, Context>;
   }
 }
 
-interface SlotAsk {
-  id: string;
-  resolve(release: (() => void) | undefined): void;
-  reject(err: unknown): void;
-}
-
-/**
- * Slots in Redis, shared by every replica. The requests of one key that ask in the same turn of
- * the event loop ask in one script call, and the slots freed in one turn go back in one ZREM: a
- * busy key costs two round trips per loop turn instead of two per request, answered exactly as if
- * they had asked one by one in arrival order.
- */
 export class RedisSlots implements SlotGate {
-  private asks = new Map<string, { key: string; limit: number; asks: SlotAsk[] }>();
-  private freed = new Map<string, string[]>();
-  private scheduled = false;
-  /** lease ids: unique per process and request without a random UUID each */
-  private idPrefix = randomUUID();
-  private seq = 0;
-
   constructor(
     private redis: Redis,
     private leaseMs: number,
     private prefix = 'lds:slots',
   ) {
-    if (!Object.hasOwn(redis, 'ldsSlots')) redis.defineCommand('ldsSlots', { numberOfKeys: 1, lua: ACQUIRE });
+    if (!Object.hasOwn(redis, 'ldsSlot')) redis.defineCommand('ldsSlot', { numberOfKeys: 1, lua: ACQUIRE });
   }
 
-  acquire(keyId: string, limit: number): Promise<(() => void) | undefined> {
+  async acquire(keyId: string, limit: number) {
     const key = `${this.prefix}:${keyId}`;
-    const id = `${this.idPrefix}:${++this.seq}`;
-    // The limit is part of the batch: a key whose limit changed is never mixed with its old self.
-    const batchId = `${key}|${limit}`;
-    let batch = this.asks.get(batchId);
-    if (!batch) {
-      batch = { key, limit, asks: [] };
-      this.asks.set(batchId, batch);
+    const id = randomUUID();
+    let ok: number;
+    try {
+      ok = await this.redis.ldsSlot(key, limit, this.leaseMs, id);
+    } catch {
+      throw new ApiError('service_unavailable', 'The limit counters are temporarily unavailable; retry shortly.', {}, { 'Retry-After': 1 });
     }
-    this.schedule();
-    return new Promise((resolve, reject) => batch.asks.push({ id, resolve, reject }));
-  }
-
-  private schedule() {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => this.drain());
-  }
-
-  private drain() {
-    this.scheduled = false;
-    const asks = [...this.asks.values()];
-    this.asks.clear();
-    const freed = [...this.freed];
-    this.freed.clear();
-    for (const [key, ids] of freed) void this.redis.zrem(key, ...ids).catch(() => undefined);
-    for (const b of asks) {
-      this.redis.ldsSlots(b.key, b.limit, this.leaseMs, ...b.asks.map((a) => a.id)).then((granted) => {
-        b.asks.forEach((a, i) => a.resolve(i < granted ? once(() => this.free(b.key, a.id)) : undefined));
-      }, () => {
-        const err = new ApiError('service_unavailable', 'The limit counters are temporarily unavailable; retry shortly.', {}, { 'Retry-After': 1 });
-        for (const a of b.asks) a.reject(err);
-      });
-    }
-  }
-
-  private free(key: string, id: string) {
-    const ids = this.freed.get(key);
-    if (ids) ids.push(id);
-    else this.freed.set(key, [id]);
-    this.schedule();
+    if (ok !== 1) return undefined;
+    return once(() => void this.redis.zrem(key, id).catch(() => undefined));
   }
 }
 
