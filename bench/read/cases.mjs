@@ -38,7 +38,7 @@ export function readCases(ids) {
       },
     },
     {
-      key: 'changes', name: 'GET /v1/changes (a 200-row page)', path: `/v1/changes?since=${encodeURIComponent(changesSince)}`,
+      key: 'changes', name: 'GET /v1/changes (a page of up to 200)', path: `/v1/changes?since=${encodeURIComponent(changesSince)}`,
       base: async (db) => {
         const limit = 200;
         const { since, highWater, rows } = await changesPage(db, { since: changesSince, limit: limit + 1 });
