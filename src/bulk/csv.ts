@@ -1,27 +1,57 @@
-// Writing one scope's CSV tables: each table's rows (no header) go through csv-stringify and raw
-// deflate into a stored file of their own. The deflate data ends in a sync flush instead of a
+// Writing one scope's CSV tables: each table's rows (no header) go through the encoder below and
+// raw deflate into a stored file of their own. The deflate data ends in a sync flush instead of a
 // final block, so the files of several scopes, concatenated, are one valid deflate stream; the zip
 // downloads are laid out from them (zip.ts), which is what lets `all` hold every jurisdiction
 // without compressing anything again when one jurisdiction changes.
 import { constants, createDeflateRaw, crc32 } from 'node:zlib';
-import { stringify, type Options } from 'csv-stringify/sync';
 import type { Queryable } from '../db/pool.js';
 import { chunkSink, createFile, finishFile, openSink, type OpenSink } from './store.js';
 import { tableRows, type Table, type TableRows } from './tables.js';
 import type { BulkRecord } from './records.js';
 
-/**
- * RFC 4180 with LF line ends. Strings are always quoted, so an empty string ("") and null (an
- * empty cell) stay apart, as PostgreSQL's `COPY … CSV` reads them; booleans are true/false; a
- * nested value is its JSON.
+/*
+ * RFC 4180 with LF line ends, written here rather than with a CSV library: the values are the
+ * API's JSON (strings, numbers, booleans, null, nested lists and objects), so the whole format is a
+ * few lines, and a general writer's per-field option handling cost about a third of a build's CPU.
+ * Strings are always quoted, so an empty string ("") and null (an empty cell) stay apart, as
+ * PostgreSQL's `COPY … CSV` reads them; booleans are true/false; a nested value is its JSON, quoted
+ * when it holds a quote, comma or line feed. test/bulk/csv.test.ts holds the output byte for byte
+ * to csv-stringify's with the options this replaced (quoted_string, those casts).
  */
-export const CSV_OPTIONS: Options = {
-  quoted_string: true,
-  cast: { boolean: (v) => (v ? 'true' : 'false'), object: (v) => JSON.stringify(v) },
-};
+const QUOTES = /"/g;
+const NEEDS_QUOTES = /[",\n]/;
+
+function cell(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return v.includes('"') ? `"${v.replace(QUOTES, '""')}"` : `"${v}"`;
+    case 'number':
+    case 'bigint':
+      return String(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object': {
+      if (v === null) return '';
+      const json = v instanceof Date ? String(v.getTime()) : JSON.stringify(v);
+      return NEEDS_QUOTES.test(json) ? `"${json.replace(QUOTES, '""')}"` : json;
+    }
+    default:
+      return ''; // undefined (a field the row lacks)
+  }
+}
+
+/** CSV lines of rows, each ending in LF. */
+export function csvLines(rows: readonly unknown[][]): string {
+  let out = '';
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) out += i === 0 ? cell(row[i]) : `,${cell(row[i])}`;
+    out += '\n';
+  }
+  return out;
+}
 
 /** The header line of a table. */
-export const headerLine = (t: Table): Buffer => Buffer.from(stringify([t.columns], CSV_OPTIONS));
+export const headerLine = (t: Table): Buffer => Buffer.from(csvLines([t.columns]));
 
 interface Open {
   table: Table;
@@ -53,7 +83,7 @@ export class CsvTablesWriter {
     for (const [name, values] of rows) {
       const t = this.open.get(name);
       if (!t) throw new Error(`bulk: no CSV table ${name} in this scope`);
-      const bytes = Buffer.from(stringify(values, CSV_OPTIONS));
+      const bytes = Buffer.from(csvLines(values));
       t.rows += values.length;
       t.rawSize += bytes.length;
       t.crc = crc32(bytes, t.crc);
