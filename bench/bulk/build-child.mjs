@@ -2,7 +2,9 @@
 // `all`: the bulk role's build (buildSnapshots, every jurisdiction and the nationwide scope,
 // forced). A comma list of codes: those jurisdictions in one snapshot, written and published as
 // the role writes them (with an empty signature, so a later real build rebuilds them).
-// Prints one JSON line: { ms, bytes, scopes }.
+// Prints one JSON line: { ms, bytes, scopes, cpu, memory }; memory holds the peak of each part of
+// process.memoryUsage() sampled every 50 ms (V8 heap used and committed, external memory and
+// ArrayBuffers such as zlib's and pg's Buffers), to tell what the RSS run.mjs samples is made of.
 import pino from 'pino';
 import { createPool } from '../../dist/db/pool.js';
 import { buildSnapshots, writeScope } from '../../dist/bulk/build.js';
@@ -16,6 +18,12 @@ const APP = 'lds-bench-bulk-build';
 const pool = createPool(url, 6, APP);
 // files superseded by earlier runs: the bench database keeps only the current set
 await cleanup(pool, 0);
+const memory = { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+const sampleMemory = () => {
+  const m = process.memoryUsage();
+  for (const k of Object.keys(memory)) memory[k] = Math.max(memory[k], m[k]);
+};
+const sampler = setInterval(sampleMemory, 50);
 const started = process.hrtime.bigint();
 let scopes;
 if (which === 'all') {
@@ -36,7 +44,9 @@ if (which === 'all') {
   scopes = codes;
 }
 const ms = Number(process.hrtime.bigint() - started) / 1e6;
+clearInterval(sampler);
+sampleMemory();
 const { bytes } = (await pool.query(`SELECT coalesce(sum(size), 0)::bigint AS bytes FROM bulk_files WHERE status = 'current' AND scope = ANY($1::text[])`, [scopes])).rows[0];
 const cpu = { node: ownCpu(), postgres: await backendCpu(pool, APP) };
-process.stdout.write(JSON.stringify({ ms, bytes: Number(bytes), scopes, cpu }) + '\n');
+process.stdout.write(JSON.stringify({ ms, bytes: Number(bytes), scopes, cpu, memory }) + '\n');
 await pool.end();

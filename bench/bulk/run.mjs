@@ -12,8 +12,11 @@
 // one snapshot and scales the times by the share of the corpus's rows they hold; --states all
 // builds everything as the bulk role does. Run it under the machine's benchmark lock, after
 // `npm run build`:
-//   flock /work/bench.lock node bench/bulk/run.mjs [--db URL] [--states WA,MN|all] [--keep]
-// The files it builds are removed at the end (--keep leaves them current).
+//   flock /work/bench.lock node bench/bulk/run.mjs [--db URL] [--states WA,MN|all] [--runs N] [--build-flags '…'] [--keep]
+// --runs N builds and runs both baselines N times, taking turns, and reports medians (each run's
+// numbers and load averages are kept in the JSON); --build-flags passes V8/Node flags to the build
+// process (e.g. --max-semi-space-size=32). The files it builds are removed at the end (--keep
+// leaves them current).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +33,8 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: process.env.BENCH_DB ?? 'postgres://postgres@127.0.0.1:5432/lds_bench_1m' },
     states: { type: 'string', default: 'WA,MN' },
     keep: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '1' },
+    'build-flags': { type: 'string', default: '' },
   },
 });
 const DB = args.db;
@@ -53,9 +58,9 @@ function sampleRss(pid) {
 }
 
 /** Runs a child script; resolves with its JSON line and peak RSS. */
-function runChild(script, argv) {
+function runChild(script, argv, flags = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(here, script), ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...flags, path.join(here, script), ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
     const rss = sampleRss(child.pid);
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
@@ -118,10 +123,24 @@ const pending = Number((await one('SELECT count(*) AS n FROM changes WHERE seq I
 if (pending > 0) throw new Error(`${pending} unstamped changes: run the relay once (lds serve --role relay) on ${DB}`);
 
 // --- build and its baseline ---
-await pool.query('DELETE FROM bulk_files'); // files of earlier runs would join `all`
-const build = await runChild('build-child.mjs', [DB, codes]);
-const copyBoth = await runChild('copy-child.mjs', [DB, codes]);
-const copyOne = await runChild('copy-child.mjs', [DB, codes, '--one']);
+const buildFlags = args['build-flags'].split(' ').filter(Boolean);
+const runs = [];
+for (let i = 0; i < Math.max(1, Number(args.runs)); i++) {
+  await pool.query('DELETE FROM bulk_files'); // files of earlier runs would join `all`
+  const load = os.loadavg();
+  const run = {
+    loadavg_before: load,
+    build: await runChild('build-child.mjs', [DB, codes], buildFlags),
+    copyBoth: await runChild('copy-child.mjs', [DB, codes]),
+    copyOne: await runChild('copy-child.mjs', [DB, codes, '--one']),
+  };
+  run.ratio = run.build.ms / run.copyBoth.ms;
+  runs.push(run);
+  console.log(`run ${i + 1}: build ${(run.build.ms / 1000).toFixed(1)} s, ${(run.build.peak_rss / MiB).toFixed(0)} MiB; COPY -> gzip + deflate ${(run.copyBoth.ms / 1000).toFixed(1)} s: ${run.ratio.toFixed(2)}x (load ${load.map((l) => l.toFixed(1)).join(' ')})`);
+}
+/** The run with the median build/baseline ratio (its own numbers, not a mix of runs). */
+const median = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor((runs.length - 1) / 2)];
+const { build, copyBoth, copyOne } = median;
 
 // --- download over HTTP, and its baseline ---
 const keyPool = new pg.Pool({ connectionString: DB, max: 1 });
@@ -171,7 +190,8 @@ const ratios = {
   build_vs_copy_gzip_only: build.ms / copyOne.ms,
   download_vs_copy: (dl.ndjson.ms + dl.csv.ms) / copyFiles.ms,
 };
-console.log(`\nbuild / baseline (same compressors): ${ratios.build_vs_copy_same_compression.toFixed(2)}x; / gzip only: ${ratios.build_vs_copy_gzip_only.toFixed(2)}x`);
+console.log(`\n${runs.length > 1 ? `median of ${runs.length} runs by ratio; ` : ''}build / baseline (same compressors): ${ratios.build_vs_copy_same_compression.toFixed(2)}x; / gzip only: ${ratios.build_vs_copy_gzip_only.toFixed(2)}x`);
+if (build.memory) console.log(`build memory at peak (MiB): rss ${mib(build.memory.rss)}, V8 heap ${mib(build.memory.heapUsed)} used / ${mib(build.memory.heapTotal)} committed, external ${mib(build.memory.external)} (ArrayBuffers ${mib(build.memory.arrayBuffers)})`);
 console.log(`download (both files) / COPY of their bytes: ${ratios.download_vs_copy.toFixed(2)}x`);
 console.log(`requests for a full copy: paging ${paging.toLocaleString()} vs bulk + feed ${bulk} (${Math.round(paging / bulk).toLocaleString()}x fewer)`);
 
@@ -180,6 +200,8 @@ const result = {
   corpus: { ...corpus, bill_rows: totalRows }, sample: { states: codes, bills: sampleBills, rows: sampleRows, scale },
   build, baseline_copy_gzip_deflate: copyBoth, baseline_copy_gzip: copyOne, download: dl, baseline_copy_files: copyFiles,
   ratios, requests: { paging, bulk_and_feed: bulk, page_size: PAGE, sub_resources_per_bill: 16 },
+  build_flags: buildFlags,
+  runs: runs.map((r) => ({ loadavg_before: r.loadavg_before, ratio: r.ratio, build: r.build, baseline_copy_gzip_deflate: r.copyBoth, baseline_copy_gzip: r.copyOne })),
 };
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench/results/bulk.json'), JSON.stringify(result, null, 2) + '\n');
