@@ -71,6 +71,27 @@ async function get(o: SyncOptions, path: string) {
 
 const getJson = async (o: SyncOptions, path: string) => (await get(o, path)).body.json() as Promise<any>;
 
+/**
+ * Requests in flight at once while re-fetching: one at a time, a copy on a loaded machine waited
+ * for each answer and stayed well under its key's burst (the text changes of a fresh demo start
+ * alone re-fetch about 3,000 bills); a few in flight keep it near the burst, and 429s still pace it.
+ */
+const FETCHES_IN_FLIGHT = 4;
+
+/** fn over items, FETCHES_IN_FLIGHT at a time; results in the items' order. */
+async function inTurns<T, R>(items: T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FETCHES_IN_FLIGHT, items.length) }, lane));
+  return out;
+}
+
 /** Loads the newest `all` file into empty tables, with its cursor: one transaction. */
 async function loadSnapshot(o: SyncOptions, c: pg.Client): Promise<{ cursor: string; records: number }> {
   type Entry = { scope: string; url: string; cursor: string; generated_at: string; size: number };
@@ -122,17 +143,11 @@ async function catchUp(o: SyncOptions, c: pg.Client, cursor: string): Promise<{ 
   for (;;) {
     const page = await getJson(o, `/v1/changes?since=${encodeURIComponent(cursor)}&limit=${FEED_LIMIT}`);
     const ids = [...new Set((page.data as Array<{ bill_id: number }>).map((d) => d.bill_id))];
-    const bills: Array<{ bill_id: number; votes: Array<{ roll_call_id: number }> }> = [];
-    for (const id of ids) bills.push((await getJson(o, `/v1/bills/${id}?include=all`)).data);
+    const bills = await inTurns(ids, async (id) => (await getJson(o, `/v1/bills/${id}?include=all`)).data as { bill_id: number; votes: Array<{ roll_call_id: number }> });
     const rollCallIds = bills.flatMap((b) => b.votes.map((v) => v.roll_call_id));
     const held = await heldRollCalls(c, rollCallIds);
-    const rollCalls: unknown[] = [];
-    for (const b of bills) {
-      for (const v of b.votes) {
-        if (held.has(v.roll_call_id)) continue;
-        rollCalls.push({ ...v, member_votes: (await getJson(o, `/v1/votes/${v.roll_call_id}/details`)).data });
-      }
-    }
+    const fresh = bills.flatMap((b) => b.votes.filter((v) => !held.has(v.roll_call_id)));
+    const rollCalls = await inTurns(fresh, async (v) => ({ ...v, member_votes: (await getJson(o, `/v1/votes/${v.roll_call_id}/details`)).data }));
     await c.query('BEGIN');
     try {
       await upsert(c, 'bill', bills);
