@@ -95,7 +95,8 @@ export async function writeScope(store: Queryable, scope: string, signature: str
       for (const r of batch) {
         const name = RECORD_TYPES[r.type];
         counts[name] = (counts[name] ?? 0) + 1;
-        text += JSON.stringify({ type: r.type, data: r.data }) + '\n';
+        // JSON.stringify({ type, data }) byte for byte (type is a bare word), without a wrapper object per record
+        text += `{"type":"${r.type}","data":${JSON.stringify(r.data)}}\n`;
       }
       await Promise.all([ndjson.write(text), csv.write(batch)]);
     }
