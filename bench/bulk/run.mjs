@@ -138,7 +138,7 @@ for (let i = 0; i < Math.max(1, Number(args.runs)); i++) {
   runs.push(run);
   console.log(`run ${i + 1}: build ${(run.build.ms / 1000).toFixed(1)} s, ${(run.build.peak_rss / MiB).toFixed(0)} MiB; COPY -> gzip + deflate ${(run.copyBoth.ms / 1000).toFixed(1)} s: ${run.ratio.toFixed(2)}x (load ${load.map((l) => l.toFixed(1)).join(' ')})`);
 }
-/** The run with the median build/baseline ratio (its own numbers, not a mix of runs). */
+/** The run with the median build/baseline ratio (its own numbers, not a mix of runs; of an even count the lower middle, so report every run). */
 const median = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor((runs.length - 1) / 2)];
 const { build, copyBoth, copyOne } = median;
 
