@@ -34,8 +34,12 @@ export interface BulkRecord {
   data: Record<string, unknown>;
 }
 
-/** Bills read (with all their parts) per round trip set: 250 keeps the builder under 200 MiB (500 peaked near 270). */
-const BILL_BATCH = 250;
+/**
+ * Bills read (with all their parts) per round trip set. The V8 heap holds two batches (one read
+ * while the other is written) and their text: on the 1M corpus 100 peaked at 198–202 MiB RSS,
+ * 250 at 236–275 MiB, in the same time (bench/results/bulk-batch-size.json).
+ */
+const BILL_BATCH = 100;
 /** No list limit: a jurisdiction's whole set. */
 const ALL = 2_000_000_000;
 
