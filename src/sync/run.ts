@@ -73,8 +73,8 @@ const getJson = async (o: SyncOptions, path: string) => (await get(o, path)).bod
 
 /**
  * Requests in flight at once while re-fetching: one at a time, a copy on a loaded machine waited
- * for each answer and stayed well under its key's burst (the text changes of a fresh demo start
- * alone re-fetch about 3,000 bills); a few in flight keep it near the burst, and 429s still pace it.
+ * for each answer and stayed well under its key's burst; a few in flight keep it near the burst,
+ * and 429s still pace it.
  */
 const FETCHES_IN_FLIGHT = 4;
 
