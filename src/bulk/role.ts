@@ -2,30 +2,27 @@
 // jurisdictions that changed. Any number of processes may run the role; one builds at a time (a
 // PostgreSQL advisory lock held by a dedicated session), the others stand by and take over when
 // its session ends. The files live in PostgreSQL, so every API replica serves them.
-import pg from 'pg';
 import type { Background, BackgroundContext } from '../background.js';
 import { retryLog } from '../db/health.js';
 import { buildSnapshots } from './build.js';
+import { SessionLock } from '../jobs/session-lock.js';
 
 /** Advisory lock key of the active builder (the relay's is 7310006). */
 export const BULK_LOCK_KEY = 7310022;
 /** How often a standby tries the lock, and the active builder checks whether a build is due. */
 const TICK_MS = 5000;
 
-export async function startBulk(ctx: BackgroundContext): Promise<Background> {
+/** What the bulk builder needs of the process: the pool, its own session for the lock, the settings. */
+export type BulkDeps = Pick<BackgroundContext, 'db' | 'log' | 'config' | 'databaseUrl'>;
+
+export async function startBulk(ctx: BulkDeps): Promise<Background> {
   const { db, log, config } = ctx;
   let stopped = false;
-  let lock: pg.Client | undefined;
   let running: Promise<void> | undefined;
   // a build of a large corpus takes minutes: stopping aborts it rather than waiting
   const abort = new AbortController();
   const failures = retryLog(log, 'bulk build failed; retrying');
-
-  const dropLock = () => {
-    const c = lock;
-    lock = undefined;
-    c?.end().catch(() => undefined);
-  };
+  const lock = new SessionLock({ databaseUrl: ctx.databaseUrl, key: BULK_LOCK_KEY, name: 'lds-bulk-lock' });
 
   /** Seconds since the current files' snapshot (undefined when there is none). */
   const age = async () => (await db.query<{ s: number | null }>(
@@ -34,20 +31,9 @@ export async function startBulk(ctx: BackgroundContext): Promise<Background> {
   const tick = async () => {
     if (stopped) return;
     try {
-      if (!lock) {
-        const c = new pg.Client({ connectionString: ctx.databaseUrl, application_name: 'lds-bulk-lock' });
-        c.on('error', () => { if (lock === c) dropLock(); });
-        await c.connect();
-        const { rows } = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [BULK_LOCK_KEY]);
-        if (!rows[0].ok || stopped) {
-          await c.end().catch(() => undefined);
-          return;
-        }
-        lock = c;
-        log.info('bulk builder active');
-      } else {
-        await lock.query('SELECT 1');
-      }
+      const got = await lock.tend();
+      if (got === 'standby' || stopped) return;
+      if (got === 'acquired') log.info('bulk builder active');
       const seconds = await age();
       if (seconds !== undefined && seconds < config.bulkInterval) return;
       const started = Date.now();
@@ -77,7 +63,7 @@ export async function startBulk(ctx: BackgroundContext): Promise<Background> {
       abort.abort();
       clearTimeout(timer);
       await running;
-      dropLock();
+      await lock.release();
     },
   };
 }
