@@ -8,10 +8,22 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: {
-        process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly',
-        setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly',
-        setImmediate: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', fetch: 'readonly',
-        TextEncoder: 'readonly', TextDecoder: 'readonly', structuredClone: 'readonly', performance: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        fetch: 'readonly',
+        TextEncoder: 'readonly',
+        TextDecoder: 'readonly',
+        structuredClone: 'readonly',
+        performance: 'readonly',
       },
     },
     rules: {
@@ -23,8 +35,14 @@ export default tseslint.config(
     files: ['public/**/*.js'],
     languageOptions: {
       globals: {
-        window: 'readonly', document: 'readonly', sessionStorage: 'readonly', localStorage: 'readonly',
-        navigator: 'readonly', location: 'readonly', history: 'readonly', requestAnimationFrame: 'readonly',
+        window: 'readonly',
+        document: 'readonly',
+        sessionStorage: 'readonly',
+        localStorage: 'readonly',
+        navigator: 'readonly',
+        location: 'readonly',
+        history: 'readonly',
+        requestAnimationFrame: 'readonly',
       },
     },
   },

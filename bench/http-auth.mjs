@@ -16,7 +16,11 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 32;
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 // A database of its own, so the bench never writes into a real one.
-const databaseUrl = (() => { const u = new URL(adminUrl); u.pathname = '/lds_bench_http'; return u.toString(); })();
+const databaseUrl = (() => {
+  const u = new URL(adminUrl);
+  u.pathname = '/lds_bench_http';
+  return u.toString();
+})();
 
 if (process.argv[2] === '--serve') {
   const { buildApp } = await import('../dist/app.js');
@@ -53,14 +57,25 @@ if (process.argv[2] === '--serve') {
     const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [];
     const child = fork(fileURLToPath(import.meta.url), ['--serve', redisUrl ?? ''], { execArgv });
     return new Promise((resolve, reject) => {
-      child.once('message', (m) => resolve({ url: m.url, stop: () => new Promise((r) => { child.once('exit', r); child.send('stop'); }) }));
+      child.once('message', (m) =>
+        resolve({
+          url: m.url,
+          stop: () =>
+            new Promise((r) => {
+              child.once('exit', r);
+              child.send('stop');
+            }),
+        }),
+      );
       child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
     });
   }
 
   function run(url, headers, duration = DURATION) {
     return new Promise((resolve, reject) => {
-      autocannon({ url: `${url}/v1/status`, connections: CONNECTIONS, duration, headers }, (err, r) => (err ? reject(err) : resolve(r)));
+      autocannon({ url: `${url}/v1/status`, connections: CONNECTIONS, duration, headers }, (err, r) =>
+        err ? reject(err) : resolve(r),
+      );
     });
   }
 
@@ -81,7 +96,12 @@ if (process.argv[2] === '--serve') {
     const k1 = await run(s.url, { 'x-api-key': key.api_key });
     const k2 = await run(s.url, { 'x-api-key': key.api_key });
     const a2 = await run(s.url, {});
-    const merge = (x, y) => ({ non2xx: x.non2xx + y.non2xx, errors: x.errors + y.errors, requests: { average: (x.requests.average + y.requests.average) / 2 }, latency: { p99: Math.max(x.latency.p99, y.latency.p99) } });
+    const merge = (x, y) => ({
+      non2xx: x.non2xx + y.non2xx,
+      errors: x.errors + y.errors,
+      requests: { average: (x.requests.average + y.requests.average) / 2 },
+      latency: { p99: Math.max(x.latency.p99, y.latency.p99) },
+    });
     const anon = merge(a1, a2);
     const keyed = merge(k1, k2);
     rows.push({
@@ -103,8 +123,16 @@ if (process.argv[2] === '--serve') {
   console.table(rows);
   const procLoadavg = (await readFile('/proc/loadavg', 'utf8').catch(() => '')).trim();
   const out = {
-    name: 'http-auth', date: new Date().toISOString(), node: process.version, duration_s: DURATION, connections: CONNECTIONS,
-    server: 'child process (load generator in the parent)', target_ratio: 0.8, loadavg_1m_during: load, proc_loadavg_end: procLoadavg, rows,
+    name: 'http-auth',
+    date: new Date().toISOString(),
+    node: process.version,
+    duration_s: DURATION,
+    connections: CONNECTIONS,
+    server: 'child process (load generator in the parent)',
+    target_ratio: 0.8,
+    loadavg_1m_during: load,
+    proc_loadavg_end: procLoadavg,
+    rows,
   };
   console.log('loadavg', procLoadavg);
   if (!process.env.BENCH_NO_SAVE) {

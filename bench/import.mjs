@@ -20,7 +20,12 @@ import path from 'node:path';
 import pg from 'pg';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-if (!process.argv.includes('--no-build') && !process.argv.includes('--child')) execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (!process.argv.includes('--no-build') && !process.argv.includes('--child'))
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')],
+    { stdio: 'inherit' },
+  );
 const { migrate } = await import('../dist/db/migrate.js');
 const { createPool } = await import('../dist/db/pool.js');
 const { importLegiscan } = await import('../dist/ingest/legiscan/import.js');
@@ -60,7 +65,10 @@ async function msAsJson() {
   for (const folder of ['people', 'bill', 'vote']) {
     await fs.mkdir(path.join(dir, folder));
     for await (const p of readFolder(MS, folder)) {
-      await fs.writeFile(path.join(dir, folder, path.basename(p.file).replace(/\.xml$/, '.json')), JSON.stringify({ status: 'OK', [root[folder]]: jsonShape(p.data) }));
+      await fs.writeFile(
+        path.join(dir, folder, path.basename(p.file).replace(/\.xml$/, '.json')),
+        JSON.stringify({ status: 'OK', [root[folder]]: jsonShape(p.data) }),
+      );
     }
   }
   return dir;
@@ -91,7 +99,7 @@ async function parseLegiscanZip(file) {
 
 /** The JSON folder as a getDataset zip: MS/2014-2014_Regular_Session/{people,bill,vote}/… */
 async function msAsZip() {
-  const json = (jsonDir ??= process.env.LDS_BENCH_JSON_DIR ?? await msAsJson());
+  const json = (jsonDir ??= process.env.LDS_BENCH_JSON_DIR ?? (await msAsJson()));
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'lds-bench-zip-'));
   const session = path.join(dir, 'MS/2014-2014_Regular_Session');
   await fs.mkdir(path.dirname(session), { recursive: true });
@@ -112,32 +120,68 @@ async function parseYamlFiles(files) {
   return n;
 }
 
-const legiscanCase = (name, dir) => ({ name, bills: async () => (await fs.readdir(path.join(await dir(), 'bill'))).length,
-  run: async (pool) => importLegiscan(pool, await dir()), parse: async () => parseLegiscan(await dir()) });
+const legiscanCase = (name, dir) => ({
+  name,
+  bills: async () => (await fs.readdir(path.join(await dir(), 'bill'))).length,
+  run: async (pool) => importLegiscan(pool, await dir()),
+  parse: async () => parseLegiscan(await dir()),
+});
 let jsonDir;
 let zipFile;
-const haveZip = (() => { try { execFileSync('zip', ['-v'], { stdio: 'ignore' }); return true; } catch { return false; } })();
-if (!haveZip && !process.argv.includes('--child')) console.warn('legiscan-json-zip left out: no zip command on this machine (apt-get install zip)');
+const haveZip = (() => {
+  try {
+    execFileSync('zip', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!haveZip && !process.argv.includes('--child'))
+  console.warn('legiscan-json-zip left out: no zip command on this machine (apt-get install zip)');
 const CASES = [
   legiscanCase('legiscan-xml', async () => MS),
-  legiscanCase('legiscan-json', async () => (jsonDir ??= process.env.LDS_BENCH_JSON_DIR ?? await msAsJson())),
-  ...(haveZip ? [{ name: 'legiscan-json-zip', bills: async () => (await fs.readdir(path.join(MS, 'bill'))).length,
-    run: async (pool) => importLegiscan(pool, (zipFile ??= process.env.LDS_BENCH_ZIP ?? await msAsZip())),
-    parse: async () => parseLegiscanZip((zipFile ??= process.env.LDS_BENCH_ZIP ?? await msAsZip())) }] : []),
-  { name: 'congress-legislators', run: (pool) => importCongressLegislators(pool, path.join(DATA, 'congress-legislators')),
-    parse: async () => parseYaml(await fs.readFile(path.join(DATA, 'congress-legislators/legislators-current.yaml'), 'utf8')).length },
-  { name: 'congress-116', bills: async () => (await walk(path.join(DATA, 'congress-116/data/116/bills'), (p) => p.endsWith('data.json'))).length,
+  legiscanCase('legiscan-json', async () => (jsonDir ??= process.env.LDS_BENCH_JSON_DIR ?? (await msAsJson()))),
+  ...(haveZip
+    ? [
+        {
+          name: 'legiscan-json-zip',
+          bills: async () => (await fs.readdir(path.join(MS, 'bill'))).length,
+          run: async (pool) => importLegiscan(pool, (zipFile ??= process.env.LDS_BENCH_ZIP ?? (await msAsZip()))),
+          parse: async () => parseLegiscanZip((zipFile ??= process.env.LDS_BENCH_ZIP ?? (await msAsZip()))),
+        },
+      ]
+    : []),
+  {
+    name: 'congress-legislators',
+    run: (pool) => importCongressLegislators(pool, path.join(DATA, 'congress-legislators')),
+    parse: async () =>
+      parseYaml(await fs.readFile(path.join(DATA, 'congress-legislators/legislators-current.yaml'), 'utf8')).length,
+  },
+  {
+    name: 'congress-116',
+    bills: async () =>
+      (await walk(path.join(DATA, 'congress-116/data/116/bills'), (p) => p.endsWith('data.json'))).length,
     run: (pool) => importCongress(pool, path.join(DATA, 'congress-116/data/116')),
-    parse: async () => { const fl = await walk(path.join(DATA, 'congress-116/data/116'), (p) => p.endsWith('data.json')); for (const f of fl) JSON.parse(await fs.readFile(f, 'utf8')); return fl.length; } },
-  { name: 'openstates-people', run: (pool) => importOpenStatesPeople(pool, path.join(DATA, 'openstates-people/data')),
-    parse: async () => parseYamlFiles(await walk(path.join(DATA, 'openstates-people/data'), (p) => p.endsWith('.yml'))) },
+    parse: async () => {
+      const fl = await walk(path.join(DATA, 'congress-116/data/116'), (p) => p.endsWith('data.json'));
+      for (const f of fl) JSON.parse(await fs.readFile(f, 'utf8'));
+      return fl.length;
+    },
+  },
+  {
+    name: 'openstates-people',
+    run: (pool) => importOpenStatesPeople(pool, path.join(DATA, 'openstates-people/data')),
+    parse: async () => parseYamlFiles(await walk(path.join(DATA, 'openstates-people/data'), (p) => p.endsWith('.yml'))),
+  },
 ];
 const args = process.argv.slice(2);
 const runsAt = args.indexOf('--runs');
 const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 3;
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs takes a whole number of at least 1');
 const childAt = args.indexOf('--child');
-const wanted = args.filter((a, i) => !a.startsWith('--') && !(runsAt >= 0 && i === runsAt + 1) && !(childAt >= 0 && i > childAt));
+const wanted = args.filter(
+  (a, i) => !a.startsWith('--') && !(runsAt >= 0 && i === runsAt + 1) && !(childAt >= 0 && i > childAt),
+);
 const cases = wanted.length ? CASES.filter((c) => wanted.includes(c.name)) : CASES;
 
 /**
@@ -194,10 +238,19 @@ async function once(k, run) {
     const rerunS = s(t);
     const billPhase = report.phases.get('bills');
     return {
-      importer: k.name, files, records, bills, parse_only_s: parseS, import_s: importS, bill_phase_s: billPhase ?? null,
-      phases_s: Object.fromEntries(report.phases), import_node_cpu_s: (cpu.user + cpu.system) / 1e6,
-      import_db_cpu_s: db0 === null || db1 === null ? null : db1 - db0, reimport_s: rerunS,
-      errors: report.problems.length + again.problems.length, loadavg_at_start: loadavg,
+      importer: k.name,
+      files,
+      records,
+      bills,
+      parse_only_s: parseS,
+      import_s: importS,
+      bill_phase_s: billPhase ?? null,
+      phases_s: Object.fromEntries(report.phases),
+      import_node_cpu_s: (cpu.user + cpu.system) / 1e6,
+      import_db_cpu_s: db0 === null || db1 === null ? null : db1 - db0,
+      reimport_s: rerunS,
+      errors: report.problems.length + again.problems.length,
+      loadavg_at_start: loadavg,
     };
   } finally {
     await pool.end();
@@ -215,9 +268,20 @@ const r2 = (x) => (x === null ? null : +x.toFixed(2));
 
 /** One run in a child process of its own; it prints its result as the last line of its output. */
 async function inChild(k, run) {
-  const env = { ...process.env, ...(jsonDir ? { LDS_BENCH_JSON_DIR: jsonDir } : {}), ...(zipFile ? { LDS_BENCH_ZIP: zipFile } : {}) };
-  const out = await new Promise((resolve, reject) => execFile(process.execPath, [import.meta.filename, '--child', k.name, String(run)],
-    { env, maxBuffer: 1 << 24 }, (err, stdout, stderr) => (err ? reject(new Error(`${k.name} run ${run} failed: ${stderr || err.message}`)) : resolve(stdout))));
+  const env = {
+    ...process.env,
+    ...(jsonDir ? { LDS_BENCH_JSON_DIR: jsonDir } : {}),
+    ...(zipFile ? { LDS_BENCH_ZIP: zipFile } : {}),
+  };
+  const out = await new Promise((resolve, reject) =>
+    execFile(
+      process.execPath,
+      [import.meta.filename, '--child', k.name, String(run)],
+      { env, maxBuffer: 1 << 24 },
+      (err, stdout, stderr) =>
+        err ? reject(new Error(`${k.name} run ${run} failed: ${stderr || err.message}`)) : resolve(stdout),
+    ),
+  );
   return JSON.parse(out.trim().split('\n').at(-1));
 }
 
@@ -244,16 +308,30 @@ try {
     const rerunS = m('reimport_s');
     const billPhase = m('bill_phase_s');
     const phases = [...new Set(runs.flatMap((x) => Object.keys(x.phases_s)))]
-      .map((p) => [p, median(runs.map((x) => x.phases_s[p] ?? null))]).filter(([, v]) => v >= 0.005);
+      .map((p) => [p, median(runs.map((x) => x.phases_s[p] ?? null))])
+      .filter(([, v]) => v >= 0.005);
     results.push({
-      importer, files, records, bills, runs: RUNS, parse_only_s: r2(parseS), parse_files_per_s: Math.round(files / parseS),
-      import_s: r2(importS), import_s_range: [r2(Math.min(...runs.map((x) => x.import_s))), r2(Math.max(...runs.map((x) => x.import_s)))],
-      records_per_s: Math.round(records / importS), ...(bills ? { bills_per_s: Math.round(bills / importS) } : {}),
+      importer,
+      files,
+      records,
+      bills,
+      runs: RUNS,
+      parse_only_s: r2(parseS),
+      parse_files_per_s: Math.round(files / parseS),
+      import_s: r2(importS),
+      import_s_range: [r2(Math.min(...runs.map((x) => x.import_s))), r2(Math.max(...runs.map((x) => x.import_s)))],
+      records_per_s: Math.round(records / importS),
+      ...(bills ? { bills_per_s: Math.round(bills / importS) } : {}),
       ...(billPhase ? { bill_phase_s: r2(billPhase), bill_phase_bills_per_s: Math.round(bills / billPhase) } : {}),
       phases_s: Object.fromEntries(phases.map(([p, v]) => [p, r2(v)])),
-      import_node_cpu_s: r2(m('import_node_cpu_s')), import_db_cpu_s: r2(m('import_db_cpu_s')),
-      reimport_s: r2(rerunS), reimport_records_per_s: Math.round(records / rerunS), reimport_vs_parse: r2(rerunS / parseS),
-      errors: runs.reduce((a, x) => a + x.errors, 0), loadavg_at_start: runs[0].loadavg_at_start, measured_at: new Date().toISOString(),
+      import_node_cpu_s: r2(m('import_node_cpu_s')),
+      import_db_cpu_s: r2(m('import_db_cpu_s')),
+      reimport_s: r2(rerunS),
+      reimport_records_per_s: Math.round(records / rerunS),
+      reimport_vs_parse: r2(rerunS / parseS),
+      errors: runs.reduce((a, x) => a + x.errors, 0),
+      loadavg_at_start: runs[0].loadavg_at_start,
+      measured_at: new Date().toISOString(),
     });
   }
 } finally {
@@ -262,24 +340,57 @@ try {
   if (zipFile) await fs.rm(path.dirname(zipFile), { recursive: true, force: true });
 }
 const loadAfter = os.loadavg().map((x) => +x.toFixed(2));
-console.table(results.map(({ phases_s: _p, measured_at: _m, import_s_range: range, ...r }) => ({ ...r, import_s_range: range.join('–') })));
-for (const r of results) console.log(r.importer, "phases (s)", JSON.stringify(r.phases_s));
-console.log(`load average (1, 5, 15 min) before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')} on ${os.availableParallelism()} CPUs`);
+console.table(
+  results.map(({ phases_s: _p, measured_at: _m, import_s_range: range, ...r }) => ({
+    ...r,
+    import_s_range: range.join('–'),
+  })),
+);
+for (const r of results) console.log(r.importer, 'phases (s)', JSON.stringify(r.phases_s));
+console.log(
+  `load average (1, 5, 15 min) before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')} on ${os.availableParallelism()} CPUs`,
+);
 await fs.mkdir(path.join(import.meta.dirname, 'results'), { recursive: true });
 const out = path.join(import.meta.dirname, 'results/import.json');
 // Cases not run this time keep their last result.
-const previous = await fs.readFile(out, 'utf8').then((x) => JSON.parse(x).results ?? []).catch(() => []);
-const merged = [...results, ...previous.filter((p) => !results.some((r) => r.importer === p.importer) && CASES.some((c) => c.name === p.importer))];
-await fs.writeFile(out, JSON.stringify({
-  measured_at: new Date().toISOString(), node: process.version, cpus: os.availableParallelism(),
-  loadavg: { before: loadBefore, after: loadAfter, note: 'other processes on the machine share these CPUs; compare runs at similar load (each result carries the load average when it started; results of cases not run this time are kept from their own run)' },
-  definitions: {
-    runs: 'each case ran this many times, each on a new database; every number is the median of the runs, import_s_range the fastest and slowest',
-    bills_per_s: 'bill files / wall time of the whole import (people, bills with every part, roll calls with member votes)',
-    bill_phase_bills_per_s: 'bill files / wall time of the bill phase alone (bills with sponsors, history, texts, vote headers, subjects, committees)',
-    import_node_cpu_s: 'CPU seconds of the importing process during the first import (main thread and parse workers)',
-    import_db_cpu_s: 'CPU seconds of the PostgreSQL backends serving the import during the first import (null when not readable)',
-    parse_only_s: 'the same files read and parsed (worker threads for LegiScan and Open States, as the importers do), nothing written',
-  },
-  results: merged,
-}, null, 2) + '\n');
+const previous = await fs
+  .readFile(out, 'utf8')
+  .then((x) => JSON.parse(x).results ?? [])
+  .catch(() => []);
+const merged = [
+  ...results,
+  ...previous.filter(
+    (p) => !results.some((r) => r.importer === p.importer) && CASES.some((c) => c.name === p.importer),
+  ),
+];
+await fs.writeFile(
+  out,
+  JSON.stringify(
+    {
+      measured_at: new Date().toISOString(),
+      node: process.version,
+      cpus: os.availableParallelism(),
+      loadavg: {
+        before: loadBefore,
+        after: loadAfter,
+        note: 'other processes on the machine share these CPUs; compare runs at similar load (each result carries the load average when it started; results of cases not run this time are kept from their own run)',
+      },
+      definitions: {
+        runs: 'each case ran this many times, each on a new database; every number is the median of the runs, import_s_range the fastest and slowest',
+        bills_per_s:
+          'bill files / wall time of the whole import (people, bills with every part, roll calls with member votes)',
+        bill_phase_bills_per_s:
+          'bill files / wall time of the bill phase alone (bills with sponsors, history, texts, vote headers, subjects, committees)',
+        import_node_cpu_s:
+          'CPU seconds of the importing process during the first import (main thread and parse workers)',
+        import_db_cpu_s:
+          'CPU seconds of the PostgreSQL backends serving the import during the first import (null when not readable)',
+        parse_only_s:
+          'the same files read and parsed (worker threads for LegiScan and Open States, as the importers do), nothing written',
+      },
+      results: merged,
+    },
+    null,
+    2,
+  ) + '\n',
+);

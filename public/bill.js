@@ -2,8 +2,14 @@
 // fetched from the API with the same key the stream uses.
 
 export const LADDER = [
-  [1, 'Introduced'], [2, 'In Committee'], [3, 'Passed One Chamber'], [4, 'Passed Both Chambers'],
-  [5, 'Signed into Law'], [6, 'Vetoed'], [7, 'Failed / Dead'], [8, 'Chaptered (law)'],
+  [1, 'Introduced'],
+  [2, 'In Committee'],
+  [3, 'Passed One Chamber'],
+  [4, 'Passed Both Chambers'],
+  [5, 'Signed into Law'],
+  [6, 'Vetoed'],
+  [7, 'Failed / Dead'],
+  [8, 'Chaptered (law)'],
 ];
 
 // Steps a bill must have passed to hold a status. The ladder is not linear: a veto or a signature
@@ -77,13 +83,21 @@ export class BillPanel {
     const b = r.value;
     this.title.textContent = `${b.state_abbr} ${b.bill_number}`;
     const dl = h('dl', { class: 'facts' });
-    const row = (k, v) => v !== null && v !== undefined && v !== '' && dl.append(h('dt', { text: k }), h('dd', { text: String(v) }));
+    const row = (k, v) =>
+      v !== null && v !== undefined && v !== '' && dl.append(h('dt', { text: k }), h('dd', { text: String(v) }));
     row('Title', b.title);
     row('Description', b.description !== b.title ? b.description : null);
     row('Last action', b.last_action);
     row('Status date', b.status_date);
     row('Updated', b.updated);
-    const link = b.state_url ? h('a', { href: b.state_url, rel: 'noopener noreferrer', target: '_blank', text: 'Read on the legislature’s site' }) : null;
+    const link = b.state_url
+      ? h('a', {
+          href: b.state_url,
+          rel: 'noopener noreferrer',
+          target: '_blank',
+          text: 'Read on the legislature’s site',
+        })
+      : null;
     return h('section', { 'aria-label': 'Details' }, dl, link);
   }
 
@@ -110,7 +124,14 @@ export class BillPanel {
     // Newest first, numbered by step so the numbers keep their meaning.
     const ol = h('ol', { class: 'history', reversed: '' });
     for (const step of [...r.value].reverse()) {
-      ol.append(h('li', { class: step.history_major ? 'major' : '' }, h('time', { text: step.history_date }), ` ${step.body_name ?? ''}: ${step.history_action}`));
+      ol.append(
+        h(
+          'li',
+          { class: step.history_major ? 'major' : '' },
+          h('time', { text: step.history_date }),
+          ` ${step.body_name ?? ''}: ${step.history_action}`,
+        ),
+      );
     }
     s.append(ol);
     return s;
@@ -121,10 +142,30 @@ export class BillPanel {
     if (r.status === 'rejected') return (s.append(this.failed(r)), s);
     if (r.value.length === 0) return (s.append(h('p', { class: 'muted', text: 'No roll calls yet.' })), s);
     const table = h('table', { class: 'votes' });
-    table.append(h('thead', {}, h('tr', {}, ...['Date', 'Chamber', 'Motion', 'Yea', 'Nay', 'NV', 'Absent', 'Result'].map((t) => h('th', { scope: 'col', text: t })))));
+    table.append(
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...['Date', 'Chamber', 'Motion', 'Yea', 'Nay', 'NV', 'Absent', 'Result'].map((t) =>
+            h('th', { scope: 'col', text: t }),
+          ),
+        ),
+      ),
+    );
     const tbody = h('tbody');
     for (const v of r.value) {
-      tbody.append(h('tr', {}, ...[v.vote_date, v.body, v.description, v.yea, v.nay, v.nv, v.absent, v.passed ? 'Passed' : 'Failed'].map((t) => h('td', { text: String(t ?? '') }))));
+      tbody.append(
+        h(
+          'tr',
+          {},
+          ...[v.vote_date, v.body, v.description, v.yea, v.nay, v.nv, v.absent, v.passed ? 'Passed' : 'Failed'].map(
+            (t) => h('td', { text: String(t ?? '') }),
+          ),
+        ),
+      );
     }
     table.append(tbody);
     s.append(h('div', { class: 'scroll' }, table));

@@ -63,8 +63,23 @@ export class MinuteChart {
       svg.append(el('line', { x1: pad.l, x2: W - pad.r, y1: y(v), y2: y(v), class: 'grid' }));
       svg.append(el('text', { x: pad.l - 4, y: y(v) + 4, class: 'tick', 'text-anchor': 'end' }, String(v)));
     }
-    for (const [label, idx] of [['-60 min', 0], ['-30', 30], ['now', MINUTES - 1]]) {
-      svg.append(el('text', { x: pad.l + bw * idx + bw / 2, y: H - 6, class: 'tick', 'text-anchor': idx === 0 ? 'start' : idx === MINUTES - 1 ? 'end' : 'middle' }, label));
+    for (const [label, idx] of [
+      ['-60 min', 0],
+      ['-30', 30],
+      ['now', MINUTES - 1],
+    ]) {
+      svg.append(
+        el(
+          'text',
+          {
+            x: pad.l + bw * idx + bw / 2,
+            y: H - 6,
+            class: 'tick',
+            'text-anchor': idx === 0 ? 'start' : idx === MINUTES - 1 ? 'end' : 'middle',
+          },
+          label,
+        ),
+      );
     }
     const sums = Object.fromEntries([...REASONS, 'Other'].map((r) => [r, 0]));
     data.forEach((d, i) => {
@@ -73,8 +88,20 @@ export class MinuteChart {
         const n = d.counts[r] ?? 0;
         if (!n) continue;
         sums[r] += n;
-        const rect = el('rect', { x: pad.l + i * bw + 0.5, width: Math.max(1, bw - 1), y: y(acc + n), height: y(acc) - y(acc + n), class: `bar r-${r}` });
-        rect.append(el('title', {}, `${new Date(d.minute).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}: ${n} ${r}`));
+        const rect = el('rect', {
+          x: pad.l + i * bw + 0.5,
+          width: Math.max(1, bw - 1),
+          y: y(acc + n),
+          height: y(acc) - y(acc + n),
+          class: `bar r-${r}`,
+        });
+        rect.append(
+          el(
+            'title',
+            {},
+            `${new Date(d.minute).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })}: ${n} ${r}`,
+          ),
+        );
         svg.append(rect);
         acc += n;
       }
@@ -83,7 +110,10 @@ export class MinuteChart {
     svg.dataset.total = String(total);
     const parts = REASONS.filter((r) => sums[r] > 0).map((r) => `${sums[r]} ${r}`);
     if (sums.Other) parts.push(`${sums.Other} other`);
-    svg.setAttribute('aria-label', `Changes per minute over the last hour: ${total} in total${parts.length ? ` (${parts.join(', ')})` : ''}; busiest minute ${Math.max(0, ...totals)}.`);
+    svg.setAttribute(
+      'aria-label',
+      `Changes per minute over the last hour: ${total} in total${parts.length ? ` (${parts.join(', ')})` : ''}; busiest minute ${Math.max(0, ...totals)}.`,
+    );
     this.legend.replaceChildren(
       ...[...REASONS, ...(sums.Other ? ['Other'] : [])].map((r) => {
         const li = document.createElement('li');

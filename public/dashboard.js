@@ -34,7 +34,10 @@ let lastStatus = { phase: 'idle' };
 let heartbeatAt;
 
 function parseStates(text) {
-  const codes = text.toUpperCase().split(/[\s,;]+/).filter(Boolean);
+  const codes = text
+    .toUpperCase()
+    .split(/[\s,;]+/)
+    .filter(Boolean);
   const bad = codes.filter((c) => !CODES.includes(c));
   return { codes: [...new Set(codes.filter((c) => CODES.includes(c)))], bad };
 }
@@ -72,7 +75,8 @@ function onStatus(s) {
   tid('last-id').textContent = s.lastId ?? 'none';
   if (s.streamError) {
     const e = s.streamError;
-    tid('stream-error').textContent = `${new Date().toLocaleTimeString()}: the server reported a problem (${e.code ?? 'error'}${e.message ? `: ${e.message}` : ''}). The stream stays open and resumes where it stopped.`;
+    tid('stream-error').textContent =
+      `${new Date().toLocaleTimeString()}: the server reported a problem (${e.code ?? 'error'}${e.message ? `: ${e.message}` : ''}). The stream stays open and resumes where it stopped.`;
   }
   const live = s.phase === 'connecting' || s.phase === 'open' || s.phase === 'waiting' || s.phase === 'rate_limited';
   $('#disconnect').disabled = !live;
@@ -94,7 +98,12 @@ function addChange(c, { announce = true, fromBackfill = false } = {}) {
   li.dataset.reason = c.reason;
   const time = document.createElement('time');
   time.dateTime = c.changed_at;
-  time.textContent = new Date(c.changed_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  time.textContent = new Date(c.changed_at).toLocaleTimeString([], {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   const st = document.createElement('abbr');
   st.className = 'state';
   st.title = stateName(c.state);
@@ -132,8 +141,12 @@ setInterval(() => {
   if (pendingAnnounce.length === 0) return;
   const list = pendingAnnounce;
   pendingAnnounce = [];
-  const first = list.slice(0, 3).map((c) => `${c.state} ${c.bill_number} ${c.reason}`).join('; ');
-  tid('announce').textContent = `${list.length} new change${list.length === 1 ? '' : 's'}: ${first}${list.length > 3 ? '; and more' : ''}.`;
+  const first = list
+    .slice(0, 3)
+    .map((c) => `${c.state} ${c.bill_number} ${c.reason}`)
+    .join('; ');
+  tid('announce').textContent =
+    `${list.length} new change${list.length === 1 ? '' : 's'}: ${first}${list.length > 3 ? '; and more' : ''}.`;
 }, ANNOUNCE_EVERY_MS);
 
 setInterval(() => {
@@ -155,7 +168,18 @@ async function backfill(key, reasonParam) {
     if (!res.ok) return undefined;
     const body = await res.json();
     for (const r of body.data ?? []) {
-      addChange({ bill_id: r.bill_id, bill_number: r.bill_number, state: r.state_abbr, title: r.title, reason: r.reason_name, reason_id: r.reason_id, changed_at: r.changed_at }, { announce: false, fromBackfill: true });
+      addChange(
+        {
+          bill_id: r.bill_id,
+          bill_number: r.bill_number,
+          state: r.state_abbr,
+          title: r.title,
+          reason: r.reason_name,
+          reason_id: r.reason_id,
+          changed_at: r.changed_at,
+        },
+        { announce: false, fromBackfill: true },
+      );
     }
     return body.summary?.server_now;
   } catch {
@@ -172,7 +196,9 @@ async function connect() {
   }
   const { codes, bad } = parseStates(statesInput.value);
   if (bad.length) {
-    showProblem(`Unknown state code${bad.length > 1 ? 's' : ''}: ${bad.join(', ')}. Use two-letter postal codes, DC, or US for Congress.`);
+    showProblem(
+      `Unknown state code${bad.length > 1 ? 's' : ''}: ${bad.join(', ')}. Use two-letter postal codes, DC, or US for Congress.`,
+    );
     statesInput.focus();
     return;
   }

@@ -52,7 +52,8 @@ export class EventStreamParser {
   line(line, out) {
     if (line === '') {
       // A blank line dispatches; an event without data lines is dropped, as EventSource does.
-      if (this.data.length > 0) out.push({ kind: 'event', type: this.type || 'message', data: this.data.join('\n'), id: this.id });
+      if (this.data.length > 0)
+        out.push({ kind: 'event', type: this.type || 'message', data: this.data.join('\n'), id: this.id });
       this.reset();
       return;
     }
@@ -155,7 +156,12 @@ export class StreamClient {
     }
     if (res.status === 401 || res.status === 403 || res.status === 400) {
       const body = await res.json().catch(() => ({}));
-      return this.status({ phase: 'refused', http: res.status, code: body?.error?.code, message: body?.error?.message });
+      return this.status({
+        phase: 'refused',
+        http: res.status,
+        code: body?.error?.code,
+        message: body?.error?.message,
+      });
     }
     if (res.status === 429) {
       const body = await res.json().catch(() => ({}));
@@ -226,7 +232,11 @@ export class StreamClient {
     if (item.kind === 'comment') {
       if (item.text.startsWith('ping')) {
         this.stats.heartbeats++;
-        this.status({ phase: 'open', heartbeat: item.text.slice(4).trim() || new Date().toISOString(), heartbeatAt: Date.now() });
+        this.status({
+          phase: 'open',
+          heartbeat: item.text.slice(4).trim() || new Date().toISOString(),
+          heartbeatAt: Date.now(),
+        });
       }
       return;
     }

@@ -13,7 +13,8 @@ export function wait(seconds) {
 
 const REFUSALS = {
   unauthorized: 'No API key reached the service. Paste your key and connect again.',
-  invalid_api_key: 'The service does not recognise this API key. Check that it was copied completely (keys start with lds_), or ask the operator for a new one.',
+  invalid_api_key:
+    'The service does not recognise this API key. Check that it was copied completely (keys start with lds_), or ask the operator for a new one.',
   revoked_api_key: 'This API key has been revoked and no longer works. Ask the operator for a new key.',
 };
 
@@ -26,7 +27,11 @@ export function describeStatus(s) {
       return { phase: 'open', text: 'Connected, live' };
     case 'waiting': {
       const n = secondsLeft(s.until);
-      return { phase: 'waiting', text: `Reconnecting in ${n} s`, problem: `${s.message ?? 'The connection dropped.'} Trying again in ${n} seconds; missed changes will be replayed.` };
+      return {
+        phase: 'waiting',
+        text: `Reconnecting in ${n} s`,
+        problem: `${s.message ?? 'The connection dropped.'} Trying again in ${n} seconds; missed changes will be replayed.`,
+      };
     }
     case 'rate_limited': {
       const n = secondsLeft(s.until);
@@ -37,8 +42,17 @@ export function describeStatus(s) {
       };
     }
     case 'refused': {
-      if (s.http === 401) return { phase: 'refused', text: 'Key refused', problem: REFUSALS[s.code] ?? `The API key was refused (${s.code ?? 'HTTP 401'}).` };
-      return { phase: 'refused', text: 'Request refused', problem: `The service refused the request (HTTP ${s.http}${s.message ? `: ${s.message}` : ''}). Check the filters and connect again.` };
+      if (s.http === 401)
+        return {
+          phase: 'refused',
+          text: 'Key refused',
+          problem: REFUSALS[s.code] ?? `The API key was refused (${s.code ?? 'HTTP 401'}).`,
+        };
+      return {
+        phase: 'refused',
+        text: 'Request refused',
+        problem: `The service refused the request (HTTP ${s.http}${s.message ? `: ${s.message}` : ''}). Check the filters and connect again.`,
+      };
     }
     case 'stopped':
       return { phase: 'stopped', text: 'Disconnected' };

@@ -4,18 +4,58 @@
 
 /** [code, name, row, col] on an 8 x 11 grid that keeps rough geography. */
 export const TILES = [
-  ['AK', 'Alaska', 0, 0], ['ME', 'Maine', 0, 10],
-  ['VT', 'Vermont', 1, 9], ['NH', 'New Hampshire', 1, 10],
-  ['WA', 'Washington', 2, 0], ['ID', 'Idaho', 2, 1], ['MT', 'Montana', 2, 2], ['ND', 'North Dakota', 2, 3], ['MN', 'Minnesota', 2, 4],
-  ['IL', 'Illinois', 2, 5], ['WI', 'Wisconsin', 2, 6], ['MI', 'Michigan', 2, 7], ['NY', 'New York', 2, 8], ['RI', 'Rhode Island', 2, 9], ['MA', 'Massachusetts', 2, 10],
-  ['OR', 'Oregon', 3, 0], ['NV', 'Nevada', 3, 1], ['WY', 'Wyoming', 3, 2], ['SD', 'South Dakota', 3, 3], ['IA', 'Iowa', 3, 4],
-  ['IN', 'Indiana', 3, 5], ['OH', 'Ohio', 3, 6], ['PA', 'Pennsylvania', 3, 7], ['NJ', 'New Jersey', 3, 8], ['CT', 'Connecticut', 3, 9],
-  ['CA', 'California', 4, 0], ['UT', 'Utah', 4, 1], ['CO', 'Colorado', 4, 2], ['NE', 'Nebraska', 4, 3], ['MO', 'Missouri', 4, 4],
-  ['KY', 'Kentucky', 4, 5], ['WV', 'West Virginia', 4, 6], ['VA', 'Virginia', 4, 7], ['MD', 'Maryland', 4, 8], ['DE', 'Delaware', 4, 9],
-  ['AZ', 'Arizona', 5, 1], ['NM', 'New Mexico', 5, 2], ['KS', 'Kansas', 5, 3], ['AR', 'Arkansas', 5, 4], ['TN', 'Tennessee', 5, 5],
-  ['NC', 'North Carolina', 5, 6], ['SC', 'South Carolina', 5, 7], ['DC', 'District of Columbia', 5, 8],
-  ['OK', 'Oklahoma', 6, 3], ['LA', 'Louisiana', 6, 4], ['MS', 'Mississippi', 6, 5], ['AL', 'Alabama', 6, 6], ['GA', 'Georgia', 6, 7],
-  ['HI', 'Hawaii', 7, 0], ['TX', 'Texas', 7, 3], ['FL', 'Florida', 7, 8], ['US', 'US Congress', 7, 10],
+  ['AK', 'Alaska', 0, 0],
+  ['ME', 'Maine', 0, 10],
+  ['VT', 'Vermont', 1, 9],
+  ['NH', 'New Hampshire', 1, 10],
+  ['WA', 'Washington', 2, 0],
+  ['ID', 'Idaho', 2, 1],
+  ['MT', 'Montana', 2, 2],
+  ['ND', 'North Dakota', 2, 3],
+  ['MN', 'Minnesota', 2, 4],
+  ['IL', 'Illinois', 2, 5],
+  ['WI', 'Wisconsin', 2, 6],
+  ['MI', 'Michigan', 2, 7],
+  ['NY', 'New York', 2, 8],
+  ['RI', 'Rhode Island', 2, 9],
+  ['MA', 'Massachusetts', 2, 10],
+  ['OR', 'Oregon', 3, 0],
+  ['NV', 'Nevada', 3, 1],
+  ['WY', 'Wyoming', 3, 2],
+  ['SD', 'South Dakota', 3, 3],
+  ['IA', 'Iowa', 3, 4],
+  ['IN', 'Indiana', 3, 5],
+  ['OH', 'Ohio', 3, 6],
+  ['PA', 'Pennsylvania', 3, 7],
+  ['NJ', 'New Jersey', 3, 8],
+  ['CT', 'Connecticut', 3, 9],
+  ['CA', 'California', 4, 0],
+  ['UT', 'Utah', 4, 1],
+  ['CO', 'Colorado', 4, 2],
+  ['NE', 'Nebraska', 4, 3],
+  ['MO', 'Missouri', 4, 4],
+  ['KY', 'Kentucky', 4, 5],
+  ['WV', 'West Virginia', 4, 6],
+  ['VA', 'Virginia', 4, 7],
+  ['MD', 'Maryland', 4, 8],
+  ['DE', 'Delaware', 4, 9],
+  ['AZ', 'Arizona', 5, 1],
+  ['NM', 'New Mexico', 5, 2],
+  ['KS', 'Kansas', 5, 3],
+  ['AR', 'Arkansas', 5, 4],
+  ['TN', 'Tennessee', 5, 5],
+  ['NC', 'North Carolina', 5, 6],
+  ['SC', 'South Carolina', 5, 7],
+  ['DC', 'District of Columbia', 5, 8],
+  ['OK', 'Oklahoma', 6, 3],
+  ['LA', 'Louisiana', 6, 4],
+  ['MS', 'Mississippi', 6, 5],
+  ['AL', 'Alabama', 6, 6],
+  ['GA', 'Georgia', 6, 7],
+  ['HI', 'Hawaii', 7, 0],
+  ['TX', 'Texas', 7, 3],
+  ['FL', 'Florida', 7, 8],
+  ['US', 'US Congress', 7, 10],
 ];
 
 export const CODES = TILES.map((t) => t[0]);
@@ -93,7 +133,10 @@ export class TileMap {
       cell.dataset.level = String(level);
       cell.dataset.count = String(this.totals.get(code));
       const selected = cell.getAttribute('aria-pressed') === 'true';
-      cell.setAttribute('aria-label', `${stateName(code)}: ${n} change${n === 1 ? '' : 's'} in the last 10 minutes, ${this.totals.get(code)} since the page opened${selected ? '; in the filter' : ''}`);
+      cell.setAttribute(
+        'aria-label',
+        `${stateName(code)}: ${n} change${n === 1 ? '' : 's'} in the last 10 minutes, ${this.totals.get(code)} since the page opened${selected ? '; in the filter' : ''}`,
+      );
       first ??= cell;
     }
     if (![...this.cells.values()].some((c) => c.tabIndex === 0)) this.focusable(first);

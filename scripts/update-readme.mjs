@@ -14,6 +14,9 @@ export function renderConfigTable(rows) {
 
 const file = new URL('../README.md', import.meta.url);
 const readme = fs.readFileSync(file, 'utf8');
-const next = readme.replace(/(<!-- config-table:start -->\n)[\s\S]*?(<!-- config-table:end -->)/, `$1${renderConfigTable(settingsTable())}\n$2`);
+const next = readme.replace(
+  /(<!-- config-table:start -->\n)[\s\S]*?(<!-- config-table:end -->)/,
+  `$1${renderConfigTable(settingsTable())}\n$2`,
+);
 fs.writeFileSync(file, next);
 console.log(next === readme ? 'README configuration table is up to date' : 'README configuration table updated');

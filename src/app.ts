@@ -88,7 +88,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     // responses still live for minutes (their request is complete as soon as its headers are).
     serverFactory: (handler) => {
       const requestTimeout = Math.max(config.requestTimeoutMs, config.headersTimeoutMs);
-      const server = http.createServer({ headersTimeout: config.headersTimeoutMs, requestTimeout, connectionsCheckingInterval: 1000 }, handler);
+      const server = http.createServer(
+        { headersTimeout: config.headersTimeoutMs, requestTimeout, connectionsCheckingInterval: 1000 },
+        handler,
+      );
       server.keepAliveTimeout = 72_000;
       return server;
     },

@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 /** The folder of the page, found by walking up to the package root from this module. */
 export function publicDir(from = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'public', 'index.html'))) return join(dir, 'public');
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'public', 'index.html')))
+      return join(dir, 'public');
     if (dirname(dir) === dir) throw new Error(`public/index.html not found above ${from}`);
   }
 }
@@ -52,9 +53,14 @@ export async function dashboardPlugin(app: FastifyInstance) {
     return reply.header('Cache-Control', 'no-cache').sendFile('index.html', send);
   });
 
-  app.get<{ Params: { file: string } }>('/dashboard/:file', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
-    const { file } = req.params;
-    if (!FILE.test(file) || !existsSync(join(root, file))) return reply.sendError('not_found', `No dashboard file ${file}.`);
-    return reply.header('Cache-Control', 'no-cache').sendFile(file, send);
-  });
+  app.get<{ Params: { file: string } }>(
+    '/dashboard/:file',
+    { config: { public: true }, schema: { hide: true } },
+    async (req, reply) => {
+      const { file } = req.params;
+      if (!FILE.test(file) || !existsSync(join(root, file)))
+        return reply.sendError('not_found', `No dashboard file ${file}.`);
+      return reply.header('Cache-Control', 'no-cache').sendFile(file, send);
+    },
+  );
 }

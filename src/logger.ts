@@ -17,7 +17,9 @@ function censored(value: object, keys: readonly string[]): object | undefined {
   for (const k of keys) {
     if (!Object.hasOwn(value, k) || (value as Record<string, unknown>)[k] === undefined) continue;
     // An error keeps its prototype, message and stack for the err serializer; a list stays a list.
-    copy ??= Array.isArray(value) ? (value.slice() as unknown as Record<string, unknown>) : Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value));
+    copy ??= Array.isArray(value)
+      ? (value.slice() as unknown as Record<string, unknown>)
+      : Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value));
     copy![k] = CENSOR;
   }
   return copy;
@@ -49,30 +51,48 @@ const SECRET_PARAM = /key|token|secret|passw|pwd|signature|^sig$|credential|^aut
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const pairs = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    const rawName = eq < 0 ? pair : pair.slice(0, eq);
-    let name = rawName;
-    try {
-      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-    } catch {
-      // malformed escapes: match the raw name
-    }
-    return SECRET_PARAM.test(name) && eq >= 0 ? `${rawName}=[redacted]` : pair;
-  });
+  const pairs = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawName = eq < 0 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // malformed escapes: match the raw name
+      }
+      return SECRET_PARAM.test(name) && eq >= 0 ? `${rawName}=[redacted]` : pair;
+    });
   return `${url.slice(0, q)}?${pairs.join('&')}`;
 }
 
 /** Fastify's request serializer (the access log's `req`), with secrets redacted from the URL. */
-function requestSerializer(req: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-  return { method: req.method, url: redactUrl(req.url ?? ''), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+function requestSerializer(req: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url ?? ''),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
 }
 
 /**
  * destination 1 = stdout (the server), 2 = stderr (CLI commands, whose stdout carries their
  * output, e.g. `keys create --json`).
  */
-export function createLogger(level: string, opts: { pretty?: boolean; destination?: 1 | 2; stream?: NodeJS.WritableStream } = {}): Logger {
+export function createLogger(
+  level: string,
+  opts: { pretty?: boolean; destination?: 1 | 2; stream?: NodeJS.WritableStream } = {},
+): Logger {
   const destination = opts.destination ?? 1;
   const tty = destination === 2 ? process.stderr.isTTY : process.stdout.isTTY;
   const pretty = opts.pretty ?? (tty === true && level !== 'silent');
@@ -91,7 +111,10 @@ export function createLogger(level: string, opts: { pretty?: boolean; destinatio
   if (pretty) {
     return pino({
       ...options,
-      transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination } },
+      transport: {
+        target: 'pino-pretty',
+        options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination },
+      },
     });
   }
   // The server's stdout is written in blocks of at least 4 KiB, and at least every 100 ms and at

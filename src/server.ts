@@ -58,7 +58,10 @@ async function ensureDemo(config: Config, db: Database, log: Logger): Promise<st
   }
   // The demo key is kept in plain text under DATA_DIR (mode 600) so every start can print it.
   const file = path.join(path.resolve(config.dataDir), 'demo-api-key.txt');
-  const existing = await fs.readFile(file, 'utf8').then((s) => s.trim()).catch(() => '');
+  const existing = await fs
+    .readFile(file, 'utf8')
+    .then((s) => s.trim())
+    .catch(() => '');
   if (existing) {
     const found = await findKey(db.pool, existing);
     if (found && !found.revoked) return existing;
@@ -106,7 +109,17 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
     // Every process listens on PORT: api and stream serve their routes there, and every role,
     // relay, dispatcher and worker included, serves /v1/health, /v1/ready and /metrics, so an
     // orchestrator probes and scrapes each process the same way.
-    const app: FastifyInstance = await buildApp(config, { db: db.pool, dbRead: db.readPool, dbExpensive: db.expensivePool, dbStream: db.streamPool, logger: log, bus, redis: redis ?? null, databaseUrl: db.url, relay });
+    const app: FastifyInstance = await buildApp(config, {
+      db: db.pool,
+      dbRead: db.readPool,
+      dbExpensive: db.expensivePool,
+      dbStream: db.streamPool,
+      logger: log,
+      bus,
+      redis: redis ?? null,
+      databaseUrl: db.url,
+      relay,
+    });
     const url = await app.listen({ port: config.port, host: config.host });
     stops.push(named('http', () => app.close()));
     let stopping: Promise<void> | undefined;
@@ -158,14 +171,20 @@ export function handleSignals(server: RunningServer, log: Logger): void {
     signalled = true;
     log.info({ signal: sig }, 'shutting down');
     const deadline = setTimeout(() => {
-      log.error({ step: server.shutdownStep, deadline_ms: SHUTDOWN_DEADLINE_MS }, 'shutdown did not finish in time; exiting without finishing it');
+      log.error(
+        { step: server.shutdownStep, deadline_ms: SHUTDOWN_DEADLINE_MS },
+        'shutdown did not finish in time; exiting without finishing it',
+      );
       exitAfterFlush(log, 1);
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
-    server.stop().then(() => {
-      log.info('shutdown complete');
-      exitAfterFlush(log, 0);
-    }, () => exitAfterFlush(log, 1));
+    server.stop().then(
+      () => {
+        log.info('shutdown complete');
+        exitAfterFlush(log, 0);
+      },
+      () => exitAfterFlush(log, 1),
+    );
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);

@@ -36,7 +36,9 @@ export async function ensureCorpus(adminUrl, name, bills) {
  */
 export async function ensureChangeLog(url, changes) {
   const pool = createPool(url, 1, 'lds-bench');
-  const { rows: [{ n }] } = await pool.query('SELECT count(*)::int AS n FROM changes');
+  const {
+    rows: [{ n }],
+  } = await pool.query('SELECT count(*)::int AS n FROM changes');
   if (n < changes) {
     await pool.query(
       `INSERT INTO changes (bill_id, state_id, reason_id, detail)
@@ -52,7 +54,9 @@ export async function ensureChangeLog(url, changes) {
 export async function waitStamped(url) {
   const pool = createPool(url, 1, 'lds-bench');
   for (;;) {
-    const { rows: [{ n }] } = await pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL');
+    const {
+      rows: [{ n }],
+    } = await pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL');
     if (n === 0) break;
     await new Promise((r) => setTimeout(r, 500));
   }

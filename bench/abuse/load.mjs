@@ -11,7 +11,9 @@ const agent = new Agent({ connections: 256, pipelining: 1, keepAliveTimeout: 30_
 // its own schedule, /v1/health (no database query: it shows the event loop's own delay).
 const STATES = ['NY', 'CA', 'TX', 'FL', 'IL', 'PA', 'OH', 'GA'];
 function quietPath(i) {
-  return i % 2 === 0 ? `/v1/bills/${ids.min + Math.floor(Math.random() * (ids.max - ids.min))}` : `/v1/bills?state=${STATES[i % STATES.length]}&limit=10`;
+  return i % 2 === 0
+    ? `/v1/bills/${ids.min + Math.floor(Math.random() * (ids.max - ids.min))}`
+    : `/v1/bills?state=${STATES[i % STATES.length]}&limit=10`;
 }
 // The most expensive reads that still pass validation: deep pages (alone, under q, under a
 // substring filter) and a full-text query whose exclusion PostgreSQL must recheck row by row.
@@ -37,7 +39,12 @@ async function schedule(perSecond, pathOf, tag) {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const t0 = performance.now();
     pending.push(
-      request(base + pathOf(i), { dispatcher: agent, headers: { 'x-api-key': key }, headersTimeout: 60_000, bodyTimeout: 60_000 })
+      request(base + pathOf(i), {
+        dispatcher: agent,
+        headers: { 'x-api-key': key },
+        headersTimeout: 60_000,
+        bodyTimeout: 60_000,
+      })
         .then(async (res) => {
           await res.body.dump();
           results.push({ tag, status: res.statusCode, ms: performance.now() - t0 });

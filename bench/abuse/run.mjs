@@ -45,7 +45,9 @@ const CHANGE_LOG = 60_000;
 await ensureChangeLog(url, CHANGE_LOG);
 
 const pool = createPool(url, 2, 'lds-bench');
-const { rows: [ids] } = await pool.query('SELECT min(bill_id)::int AS min, max(bill_id)::int AS max, count(*)::int AS n FROM bills');
+const {
+  rows: [ids],
+} = await pool.query('SELECT min(bill_id)::int AS min, max(bill_id)::int AS max, count(*)::int AS n FROM bills');
 const quietKey = (await createKey(pool, { org: 'bench-quiet', tier: 'enterprise', burst: 1000 })).api_key;
 // enterprise, so its stream cap is 500; a burst that lets it open them all at once (each stream
 // counts as one request): its searches are paced at NOISY_RATE by the load itself.
@@ -65,24 +67,53 @@ async function startServer(env) {
   const port = await freePort();
   // api + stream + relay in one process: the stream hub is fed by this process's relay through the
   // in-process bus (no NATS_URL), so the streams, the searches and the cheap reads share one server.
-  const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', 'api,stream,relay', '--port', String(port)], {
-    env: { PATH: process.env.PATH, DATABASE_URL: url, LOG_LEVEL: 'warn', HOST: '127.0.0.1', REDIS_URL: process.env.REDIS_URL ?? '', RELAY_POLL_MS: '1000', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'bin/lds.js'), 'serve', '--role', 'api,stream,relay', '--port', String(port)],
+    {
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: url,
+        LOG_LEVEL: 'warn',
+        HOST: '127.0.0.1',
+        REDIS_URL: process.env.REDIS_URL ?? '',
+        RELAY_POLL_MS: '1000',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    if (await fetch(`${base}/v1/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 600) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { base, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return {
+    base,
+    stop: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 async function drain() {
   const admin = createPool(url, 1, 'lds-bench-drain');
-  await admin.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`);
+  await admin.query(
+    `SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`,
+  );
   for (let i = 0; i < 300; i++) {
-    const { rows } = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`);
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`,
+    );
     if (rows[0].n === 0) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -91,7 +122,9 @@ async function drain() {
 
 function load(base, kind, key, rate) {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(import.meta.dirname, 'load.mjs'), [JSON.stringify({ base, key, rate, seconds: SECONDS, kind, ids })]);
+    const child = fork(path.join(import.meta.dirname, 'load.mjs'), [
+      JSON.stringify({ base, key, rate, seconds: SECONDS, kind, ids }),
+    ]);
     child.once('message', resolve);
     child.once('error', reject);
   });
@@ -99,7 +132,9 @@ function load(base, kind, key, rate) {
 
 function streams(base, key, count) {
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(import.meta.dirname, 'streams.mjs'), [JSON.stringify({ base, key, count, seconds: SECONDS })]);
+    const child = fork(path.join(import.meta.dirname, 'streams.mjs'), [
+      JSON.stringify({ base, key, count, seconds: SECONDS }),
+    ]);
     child.once('message', resolve);
     child.once('error', reject);
   });
@@ -108,14 +143,23 @@ function streams(base, key, count) {
 async function startWriter() {
   const child = fork(path.join(import.meta.dirname, 'writer.mjs'), [JSON.stringify({ url, rate: WRITE_RATE })]);
   await new Promise((r) => child.once('message', r));
-  return { stop: () => new Promise((r) => { child.once('message', r); child.send('stop'); }) };
+  return {
+    stop: () =>
+      new Promise((r) => {
+        child.once('message', r);
+        child.send('stop');
+      }),
+  };
 }
 
 function pct(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null;
 }
 function split(results) {
-  return { read: stats(results.filter((r) => r.tag === 'read')), health: stats(results.filter((r) => r.tag === 'health')) };
+  return {
+    read: stats(results.filter((r) => r.tag === 'read')),
+    health: stats(results.filter((r) => r.tag === 'health')),
+  };
 }
 function stats(results) {
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);
@@ -143,23 +187,45 @@ const UNPROTECTED = {
 // The defaults before this benchmark's fixes: every read, expensive or not, and every stream
 // catch-up on one read pool, PostgreSQL's own parallel query (2 workers per statement), and a
 // key's streams all catching up at once.
-const BEFORE = { EXPENSIVE_READ_POOL_SIZE: '0', STREAM_REPLAY_POOL_SIZE: '0', READ_PARALLEL_WORKERS: '2', STREAM_REPLAYS_PER_KEY: '0' };
+const BEFORE = {
+  EXPENSIVE_READ_POOL_SIZE: '0',
+  STREAM_REPLAY_POOL_SIZE: '0',
+  READ_PARALLEL_WORKERS: '2',
+  STREAM_REPLAYS_PER_KEY: '0',
+};
 const ALL_SETUPS = {
   shipped: { label: 'as shipped (defaults)', env: {} },
   no_turns: { label: 'defaults, but every stream of a key catches up at once', env: { STREAM_REPLAYS_PER_KEY: '0' } },
-  turns_only: { label: 'the defaults before, with 2 catch-ups per key at a time', env: { ...BEFORE, STREAM_REPLAYS_PER_KEY: '2' } },
+  turns_only: {
+    label: 'the defaults before, with 2 catch-ups per key at a time',
+    env: { ...BEFORE, STREAM_REPLAYS_PER_KEY: '2' },
+  },
   parallel_on: { label: 'defaults, but 2 parallel workers per read statement', env: { READ_PARALLEL_WORKERS: '2' } },
   before: { label: 'the defaults before: one read pool, parallel query, no turns', env: BEFORE },
-  stream_pool: { label: 'the defaults before, with a 2-connection stream replay pool', env: { ...BEFORE, STREAM_REPLAY_POOL_SIZE: '2' } },
-  expensive_pool: { label: 'the defaults before, with a 2-connection expensive read pool', env: { ...BEFORE, EXPENSIVE_READ_POOL_SIZE: '2' } },
-  parallel_off: { label: 'the defaults before, without parallel workers', env: { ...BEFORE, READ_PARALLEL_WORKERS: '0' } },
-  unprotected: { label: 'baseline: statement timeout, slots, stream cap, replay bound, own pools and turns off', env: { ...BEFORE, ...UNPROTECTED } },
+  stream_pool: {
+    label: 'the defaults before, with a 2-connection stream replay pool',
+    env: { ...BEFORE, STREAM_REPLAY_POOL_SIZE: '2' },
+  },
+  expensive_pool: {
+    label: 'the defaults before, with a 2-connection expensive read pool',
+    env: { ...BEFORE, EXPENSIVE_READ_POOL_SIZE: '2' },
+  },
+  parallel_off: {
+    label: 'the defaults before, without parallel workers',
+    env: { ...BEFORE, READ_PARALLEL_WORKERS: '0' },
+  },
+  unprotected: {
+    label: 'baseline: statement timeout, slots, stream cap, replay bound, own pools and turns off',
+    env: { ...BEFORE, ...UNPROTECTED },
+  },
 };
 const chosen = (args.setups ?? 'shipped,no_turns,turns_only,parallel_on,before,unprotected').split(',');
-const setups = Object.fromEntries(chosen.map((k) => {
-  if (!ALL_SETUPS[k]) throw new Error(`unknown setup ${k}; known: ${Object.keys(ALL_SETUPS).join(', ')}`);
-  return [k, ALL_SETUPS[k]];
-}));
+const setups = Object.fromEntries(
+  chosen.map((k) => {
+    if (!ALL_SETUPS[k]) throw new Error(`unknown setup ${k}; known: ${Object.keys(ALL_SETUPS).join(', ')}`);
+    return [k, ALL_SETUPS[k]];
+  }),
+);
 
 const loadavg = () => os.loadavg().map((l) => Math.round(l * 100) / 100);
 const out = {
@@ -185,7 +251,9 @@ const out = {
 }
 out.change_log = await (async () => {
   const p = createPool(url, 1, 'lds-bench');
-  const { rows: [{ n }] } = await p.query('SELECT count(*)::int AS n FROM changes');
+  const {
+    rows: [{ n }],
+  } = await p.query('SELECT count(*)::int AS n FROM changes');
   await p.end();
   return n;
 })();
@@ -220,9 +288,12 @@ for (const [name, setup] of Object.entries(setups)) {
     changes_written: written,
   };
   run.p99_ratio = Math.round((run.quiet_beside_noisy.read.p99_ms / run.quiet_alone.read.p99_ms) * 100) / 100;
-  run.health_p99_ratio = Math.round((run.quiet_beside_noisy.health.p99_ms / Math.max(1, run.quiet_alone.health.p99_ms)) * 100) / 100;
+  run.health_p99_ratio =
+    Math.round((run.quiet_beside_noisy.health.p99_ms / Math.max(1, run.quiet_alone.health.p99_ms)) * 100) / 100;
   out.runs[name] = run;
-  console.error(`${name}: read p99 ${run.quiet_alone.read.p99_ms} -> ${run.quiet_beside_noisy.read.p99_ms} ms (${run.p99_ratio}x), health p99 ${run.quiet_alone.health.p99_ms} -> ${run.quiet_beside_noisy.health.p99_ms} ms, streams ${JSON.stringify(noisyStreams.statuses)}`);
+  console.error(
+    `${name}: read p99 ${run.quiet_alone.read.p99_ms} -> ${run.quiet_beside_noisy.read.p99_ms} ms (${run.p99_ratio}x), health p99 ${run.quiet_alone.health.p99_ms} -> ${run.quiet_beside_noisy.health.p99_ms} ms, streams ${JSON.stringify(noisyStreams.statuses)}`,
+  );
 }
 out.loadavg_after = loadavg();
 
@@ -232,10 +303,14 @@ const rows = Object.entries(out.runs).map(([name, r]) => ({
   'read + noisy p50/p99': `${r.quiet_beside_noisy.read.p50_ms} / ${r.quiet_beside_noisy.read.p99_ms}`,
   'read p99 ×': r.p99_ratio,
   'health alone/+noisy p99': `${r.quiet_alone.health.p99_ms} / ${r.quiet_beside_noisy.health.p99_ms}`,
-  'quiet 5xx': r.quiet_alone.read['5xx'] + r.quiet_beside_noisy.read['5xx'] + r.quiet_alone.health['5xx'] + r.quiet_beside_noisy.health['5xx'],
-  'searches': JSON.stringify(r.noisy_searches.statuses),
-  'streams': JSON.stringify(r.noisy_streams.statuses),
-  'load1': `${r.load1_alone} / ${r.load1_beside}`,
+  'quiet 5xx':
+    r.quiet_alone.read['5xx'] +
+    r.quiet_beside_noisy.read['5xx'] +
+    r.quiet_alone.health['5xx'] +
+    r.quiet_beside_noisy.health['5xx'],
+  searches: JSON.stringify(r.noisy_searches.statuses),
+  streams: JSON.stringify(r.noisy_streams.statuses),
+  load1: `${r.load1_alone} / ${r.load1_beside}`,
 }));
 console.table(rows);
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });

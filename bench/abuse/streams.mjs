@@ -27,30 +27,39 @@ function stream(again) {
   out.opened++;
   if (again) out.reopened++;
   const t0 = performance.now();
-  const req = http.get({ hostname, port, agent, path: '/v1/stream?since=0001-01-01', headers: { 'x-api-key': key, accept: 'text/event-stream' } }, (res) => {
-    out.statuses[res.statusCode] = (out.statuses[res.statusCode] ?? 0) + 1;
-    if (res.statusCode !== 200) {
-      res.resume();
-      return;
-    }
-    open.add(req);
-    let first = true;
-    res.on('data', (chunk) => {
-      out.bytes += chunk.length;
-      const n = countOf(chunk, EVENT);
-      if (n && first) {
-        first = false;
-        out.first_event_ms.push(performance.now() - t0);
+  const req = http.get(
+    {
+      hostname,
+      port,
+      agent,
+      path: '/v1/stream?since=0001-01-01',
+      headers: { 'x-api-key': key, accept: 'text/event-stream' },
+    },
+    (res) => {
+      out.statuses[res.statusCode] = (out.statuses[res.statusCode] ?? 0) + 1;
+      if (res.statusCode !== 200) {
+        res.resume();
+        return;
       }
-      out.events += n;
-      out.resets += countOf(chunk, RESET);
-    });
-    res.on('end', () => {
-      open.delete(req);
-      stream(true);
-    });
-    res.on('error', () => open.delete(req));
-  });
+      open.add(req);
+      let first = true;
+      res.on('data', (chunk) => {
+        out.bytes += chunk.length;
+        const n = countOf(chunk, EVENT);
+        if (n && first) {
+          first = false;
+          out.first_event_ms.push(performance.now() - t0);
+        }
+        out.events += n;
+        out.resets += countOf(chunk, RESET);
+      });
+      res.on('end', () => {
+        open.delete(req);
+        stream(true);
+      });
+      res.on('error', () => open.delete(req));
+    },
+  );
   req.on('error', () => {
     out.errors++;
     open.delete(req);

@@ -33,9 +33,14 @@ if (which === 'all') {
   const client = await pool.connect();
   try {
     await withSnapshot(client, async (snap) => {
-      const states = (await client.query('SELECT state_id, state_abbr::text AS state_abbr FROM states WHERE state_abbr = ANY($1::text[]) ORDER BY state_abbr', [codes])).rows;
+      const states = (
+        await client.query(
+          'SELECT state_id, state_abbr::text AS state_abbr FROM states WHERE state_abbr = ANY($1::text[]) ORDER BY state_abbr',
+          [codes],
+        )
+      ).rows;
       const fresh = [];
-      for (const j of states) fresh.push(...await writeScope(pool, j.state_abbr, '', jurisdictionRecords(client, j)));
+      for (const j of states) fresh.push(...(await writeScope(pool, j.state_abbr, '', jurisdictionRecords(client, j))));
       await publish(pool, fresh, snap.cursor, snap.takenAt);
     });
   } finally {
@@ -46,7 +51,12 @@ if (which === 'all') {
 const ms = Number(process.hrtime.bigint() - started) / 1e6;
 clearInterval(sampler);
 sampleMemory();
-const { bytes } = (await pool.query(`SELECT coalesce(sum(size), 0)::bigint AS bytes FROM bulk_files WHERE status = 'current' AND scope = ANY($1::text[])`, [scopes])).rows[0];
+const { bytes } = (
+  await pool.query(
+    `SELECT coalesce(sum(size), 0)::bigint AS bytes FROM bulk_files WHERE status = 'current' AND scope = ANY($1::text[])`,
+    [scopes],
+  )
+).rows[0];
 const cpu = { node: ownCpu(), postgres: await backendCpu(pool, APP) };
 process.stdout.write(JSON.stringify({ ms, bytes: Number(bytes), scopes, cpu, memory }) + '\n');
 await pool.end();

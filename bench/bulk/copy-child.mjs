@@ -18,14 +18,21 @@ const client = new pg.Client({ connectionString: url, application_name: APP });
 await client.connect();
 
 const counter = () => {
-  const w = new Writable({ write(chunk, _e, cb) { w.bytes += chunk.length; cb(); } });
+  const w = new Writable({
+    write(chunk, _e, cb) {
+      w.bytes += chunk.length;
+      cb();
+    },
+  });
   w.bytes = 0;
   return w;
 };
 
 let states = '';
 if (which !== 'all') {
-  const ids = (await client.query('SELECT state_id FROM states WHERE state_abbr = ANY($1::text[])', [which.split(',')])).rows.map((r) => r.state_id);
+  const ids = (
+    await client.query('SELECT state_id FROM states WHERE state_abbr = ANY($1::text[])', [which.split(',')])
+  ).rows.map((r) => r.state_id);
   states = `{${ids.join(',')}}`;
 }
 const inStates = (col) => (states ? `${col} = ANY('${states}'::int[])` : 'true');
@@ -36,7 +43,10 @@ const QUERIES = [
      state_url, updated, created, change_hash, content_hash, summary, last_action, completed, pending_committee_id FROM bills b WHERE ${inStates('b.state_id')}`,
   ofBills('bill_sponsors', 't.*'),
   ofBills('bill_history', 't.*'),
-  ofBills('bill_texts', 't.text_id, t.bill_id, t.bill_text_type_id, t.text_date, t.mime_id, t.size_bytes, t.word_count, t.state_url'),
+  ofBills(
+    'bill_texts',
+    't.text_id, t.bill_id, t.bill_text_type_id, t.text_date, t.mime_id, t.size_bytes, t.word_count, t.state_url',
+  ),
   ofBills('bill_subjects', 't.*'),
   ofBills('amendments', 't.*'),
   ofBills('bill_referrals', 't.*'),
@@ -45,8 +55,11 @@ const QUERIES = [
   ofBills('bill_sasts', 't.*'),
   ofBills('bill_citations', 't.*'),
   ofBills('bill_analyses', 't.*'),
-  ofBills('text_changes', `t.bill_id, t.from_text_id, t.to_text_id, t.from_type_id, t.to_type_id, t.from_created, t.to_created, t.added_chars,
-     t.removed_chars, t.added_lines, t.removed_lines, t.similarity, t.is_whitespace_only, t.changed_sections, t.highlights, t.diff_truncated, t.computed_at`),
+  ofBills(
+    'text_changes',
+    `t.bill_id, t.from_text_id, t.to_text_id, t.from_type_id, t.to_type_id, t.from_created, t.to_created, t.added_chars,
+     t.removed_chars, t.added_lines, t.removed_lines, t.similarity, t.is_whitespace_only, t.changed_sections, t.highlights, t.diff_truncated, t.computed_at`,
+  ),
   ofBills('roll_calls', 't.*'),
   `SELECT v.* FROM roll_call_votes v JOIN roll_calls r USING (roll_call_id) JOIN bills b ON b.bill_id = r.bill_id WHERE ${inStates('b.state_id')}`,
   `SELECT people_id, state_id, role_id, chamber, party_id, party_name, name, first_name, middle_name, last_name, suffix, nickname, district,
@@ -64,8 +77,13 @@ const out = { rows: 0, text_bytes: 0, gzip_bytes: 0, deflate_bytes: 0 };
 if (mode === '--files') {
   // the stored bytes of the current files (every format), in file and chunk order
   const text = counter();
-  await pipeline(client.query(copy.to(`COPY (SELECT data FROM bulk_chunks c JOIN bulk_files f USING (file_id)
-    WHERE f.status = 'current' ORDER BY c.file_id, c.n) TO STDOUT (FORMAT binary)`)), text);
+  await pipeline(
+    client.query(
+      copy.to(`COPY (SELECT data FROM bulk_chunks c JOIN bulk_files f USING (file_id)
+    WHERE f.status = 'current' ORDER BY c.file_id, c.n) TO STDOUT (FORMAT binary)`),
+    ),
+    text,
+  );
   out.text_bytes = text.bytes;
 } else {
   for (const q of QUERIES) {
@@ -73,7 +91,9 @@ if (mode === '--files') {
     const gz = counter();
     const df = counter();
     const tee = new PassThrough();
-    tee.on('data', (c) => { text.bytes += c.length; });
+    tee.on('data', (c) => {
+      text.bytes += c.length;
+    });
     const stream = client.query(copy.to(`COPY (${q}) TO STDOUT (FORMAT csv)`));
     const sinks = [pipeline(tee, createGzip(), gz)];
     if (mode !== '--one') {

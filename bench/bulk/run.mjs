@@ -50,20 +50,32 @@ function sampleRss(pid) {
     try {
       const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
       if (m) peak = Math.max(peak, Number(m[1]) * 1024);
-    } catch { /* exited */ }
+    } catch {
+      /* exited */
+    }
   };
   read();
   const timer = setInterval(read, 50);
-  return { stop: () => { clearInterval(timer); read(); return peak; } };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      return peak;
+    },
+  };
 }
 
 /** Runs a child script; resolves with its JSON line and peak RSS. */
 function runChild(script, argv, flags = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...flags, path.join(here, script), ...argv], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...flags, path.join(here, script), ...argv], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const rss = sampleRss(child.pid);
     let out = '';
-    child.stdout.on('data', (d) => { out += d; });
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
     child.on('exit', (code) => {
       const peak = rss.stop();
       if (code !== 0) return reject(new Error(`${script} exited ${code}`));
@@ -103,20 +115,42 @@ async function download(url, key, serverPid) {
 
 // --- the corpus, and the share of it the sample holds ---
 const codes = args.states === 'all' ? 'all' : args.states;
-const rowsOf = async (where) => (await one(`
+const rowsOf = async (where) =>
+  (
+    await one(`
   SELECT (SELECT count(*) FROM bills b WHERE ${where})
     + (SELECT count(*) FROM roll_call_votes v JOIN roll_calls r USING (roll_call_id) JOIN bills b ON b.bill_id = r.bill_id WHERE ${where})
-    + ${['bill_sponsors', 'bill_history', 'bill_texts', 'bill_subjects', 'amendments', 'bill_referrals', 'bill_calendar', 'supplements', 'bill_sasts',
-    'bill_citations', 'bill_analyses', 'text_changes', 'roll_calls'].map((t) => `(SELECT count(*) FROM ${t} t JOIN bills b USING (bill_id) WHERE ${where})`).join(' + ')}
-    AS n`)).n;
-const corpus = await one(`SELECT (SELECT count(*) FROM bills)::int AS bills, (SELECT count(*) FROM roll_calls)::int AS roll_calls,
+    + ${[
+      'bill_sponsors',
+      'bill_history',
+      'bill_texts',
+      'bill_subjects',
+      'amendments',
+      'bill_referrals',
+      'bill_calendar',
+      'supplements',
+      'bill_sasts',
+      'bill_citations',
+      'bill_analyses',
+      'text_changes',
+      'roll_calls',
+    ]
+      .map((t) => `(SELECT count(*) FROM ${t} t JOIN bills b USING (bill_id) WHERE ${where})`)
+      .join(' + ')}
+    AS n`)
+  ).n;
+const corpus =
+  await one(`SELECT (SELECT count(*) FROM bills)::int AS bills, (SELECT count(*) FROM roll_calls)::int AS roll_calls,
   (SELECT count(*) FROM people)::int AS people, (SELECT count(*) FROM committees)::int AS committees, (SELECT count(*) FROM states)::int AS states`);
 const totalRows = Number(await rowsOf('true'));
-const sampleWhere = codes === 'all' ? 'true' : `b.state_id IN (SELECT state_id FROM states WHERE state_abbr = ANY('{${codes}}'))`;
+const sampleWhere =
+  codes === 'all' ? 'true' : `b.state_id IN (SELECT state_id FROM states WHERE state_abbr = ANY('{${codes}}'))`;
 const sampleRows = Number(await rowsOf(sampleWhere));
 const sampleBills = Number((await one(`SELECT count(*) AS n FROM bills b WHERE ${sampleWhere}`)).n);
 const scale = totalRows / sampleRows;
-console.log(`corpus: ${corpus.bills.toLocaleString()} bills, ${totalRows.toLocaleString()} bill rows; sample ${codes}: ${sampleBills.toLocaleString()} bills, ${sampleRows.toLocaleString()} rows (x${scale.toFixed(1)} to the whole)`);
+console.log(
+  `corpus: ${corpus.bills.toLocaleString()} bills, ${totalRows.toLocaleString()} bill rows; sample ${codes}: ${sampleBills.toLocaleString()} bills, ${sampleRows.toLocaleString()} rows (x${scale.toFixed(1)} to the whole)`,
+);
 
 // the relay stamps pending changes (a snapshot waits for that); this corpus was seeded without one
 const pending = Number((await one('SELECT count(*) AS n FROM changes WHERE seq IS NULL')).n);
@@ -136,7 +170,9 @@ for (let i = 0; i < Math.max(1, Number(args.runs)); i++) {
   };
   run.ratio = run.build.ms / run.copyBoth.ms;
   runs.push(run);
-  console.log(`run ${i + 1}: build ${(run.build.ms / 1000).toFixed(1)} s, ${(run.build.peak_rss / MiB).toFixed(0)} MiB; COPY -> gzip + deflate ${(run.copyBoth.ms / 1000).toFixed(1)} s: ${run.ratio.toFixed(2)}x (load ${load.map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(
+    `run ${i + 1}: build ${(run.build.ms / 1000).toFixed(1)} s, ${(run.build.peak_rss / MiB).toFixed(0)} MiB; COPY -> gzip + deflate ${(run.copyBoth.ms / 1000).toFixed(1)} s: ${run.ratio.toFixed(2)}x (load ${load.map((l) => l.toFixed(1)).join(' ')})`,
+  );
 }
 /** The run with the median build/baseline ratio (its own numbers, not a mix of runs; of an even count the lower middle, so report every run). */
 const median = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor((runs.length - 1) / 2)];
@@ -152,8 +188,8 @@ try {
   const list = await (await fetch(`${server.url}/v1/bulk`, { headers: { 'x-api-key': key } })).json();
   const all = list.data.find((e) => e.scope === 'all');
   dl = {
-    ndjson: { ...await download(`${server.url}/v1/bulk/all.ndjson.gz`, key, server.child.pid), listed: all.size },
-    csv: { ...await download(`${server.url}/v1/bulk/all.csv.zip`, key, server.child.pid), listed: all.csv.size },
+    ndjson: { ...(await download(`${server.url}/v1/bulk/all.ndjson.gz`, key, server.child.pid)), listed: all.size },
+    csv: { ...(await download(`${server.url}/v1/bulk/all.csv.zip`, key, server.child.pid)), listed: all.csv.size },
   };
 } finally {
   server.child.kill('SIGTERM');
@@ -163,8 +199,12 @@ const copyFiles = await runChild('copy-child.mjs', [DB, codes, '--files']);
 // --- requests for a full copy ---
 const PAGE = 500;
 const perState = (await pool.query('SELECT count(*)::int AS n FROM bills GROUP BY state_id')).rows;
-const paging = perState.reduce((n, s) => n + Math.ceil(s.n / PAGE), 0) + corpus.bills * 16
-  + Math.ceil(corpus.people / PAGE) + Math.ceil(corpus.committees / PAGE) * 2 + corpus.states;
+const paging =
+  perState.reduce((n, s) => n + Math.ceil(s.n / PAGE), 0) +
+  corpus.bills * 16 +
+  Math.ceil(corpus.people / PAGE) +
+  Math.ceil(corpus.committees / PAGE) * 2 +
+  corpus.states;
 // bulk: the listing, the download, the first feed page from its cursor (changes made meanwhile
 // cost the same re-fetches either way)
 const bulk = 3;
@@ -177,11 +217,29 @@ const s = (ms) => (ms / 1000).toFixed(1);
 const mib = (b) => (b / MiB).toFixed(0);
 const rows = [
   ['build (NDJSON + CSV, one pass)', s(build.ms), s(build.ms * scale), mib(build.peak_rss), mib(build.bytes)],
-  ['  baseline: COPY -> gzip + deflate', s(copyBoth.ms), s(copyBoth.ms * scale), mib(copyBoth.peak_rss), mib(copyBoth.gzip_bytes + copyBoth.deflate_bytes)],
+  [
+    '  baseline: COPY -> gzip + deflate',
+    s(copyBoth.ms),
+    s(copyBoth.ms * scale),
+    mib(copyBoth.peak_rss),
+    mib(copyBoth.gzip_bytes + copyBoth.deflate_bytes),
+  ],
   ['  baseline: COPY -> gzip', s(copyOne.ms), s(copyOne.ms * scale), mib(copyOne.peak_rss), mib(copyOne.gzip_bytes)],
-  ['download all.ndjson.gz (HTTP)', s(dl.ndjson.ms), s(dl.ndjson.ms * scale), mib(dl.ndjson.peak_rss), mib(dl.ndjson.bytes)],
+  [
+    'download all.ndjson.gz (HTTP)',
+    s(dl.ndjson.ms),
+    s(dl.ndjson.ms * scale),
+    mib(dl.ndjson.peak_rss),
+    mib(dl.ndjson.bytes),
+  ],
   ['download all.csv.zip (HTTP)', s(dl.csv.ms), s(dl.csv.ms * scale), mib(dl.csv.peak_rss), mib(dl.csv.bytes)],
-  ['  baseline: COPY of the stored bytes', s(copyFiles.ms), s(copyFiles.ms * scale), mib(copyFiles.peak_rss), mib(copyFiles.text_bytes)],
+  [
+    '  baseline: COPY of the stored bytes',
+    s(copyFiles.ms),
+    s(copyFiles.ms * scale),
+    mib(copyFiles.peak_rss),
+    mib(copyFiles.text_bytes),
+  ],
 ];
 console.log('\n| case | s (sample) | s (1M, scaled) | peak RSS MiB | output MiB |\n|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
@@ -190,18 +248,40 @@ const ratios = {
   build_vs_copy_gzip_only: build.ms / copyOne.ms,
   download_vs_copy: (dl.ndjson.ms + dl.csv.ms) / copyFiles.ms,
 };
-console.log(`\n${runs.length > 1 ? `median of ${runs.length} runs by ratio; ` : ''}build / baseline (same compressors): ${ratios.build_vs_copy_same_compression.toFixed(2)}x; / gzip only: ${ratios.build_vs_copy_gzip_only.toFixed(2)}x`);
-if (build.memory) console.log(`build memory at peak (MiB): rss ${mib(build.memory.rss)}, V8 heap ${mib(build.memory.heapUsed)} used / ${mib(build.memory.heapTotal)} committed, external ${mib(build.memory.external)} (ArrayBuffers ${mib(build.memory.arrayBuffers)})`);
+console.log(
+  `\n${runs.length > 1 ? `median of ${runs.length} runs by ratio; ` : ''}build / baseline (same compressors): ${ratios.build_vs_copy_same_compression.toFixed(2)}x; / gzip only: ${ratios.build_vs_copy_gzip_only.toFixed(2)}x`,
+);
+if (build.memory)
+  console.log(
+    `build memory at peak (MiB): rss ${mib(build.memory.rss)}, V8 heap ${mib(build.memory.heapUsed)} used / ${mib(build.memory.heapTotal)} committed, external ${mib(build.memory.external)} (ArrayBuffers ${mib(build.memory.arrayBuffers)})`,
+  );
 console.log(`download (both files) / COPY of their bytes: ${ratios.download_vs_copy.toFixed(2)}x`);
-console.log(`requests for a full copy: paging ${paging.toLocaleString()} vs bulk + feed ${bulk} (${Math.round(paging / bulk).toLocaleString()}x fewer)`);
+console.log(
+  `requests for a full copy: paging ${paging.toLocaleString()} vs bulk + feed ${bulk} (${Math.round(paging / bulk).toLocaleString()}x fewer)`,
+);
 
 const result = {
-  when: new Date().toISOString(), loadavg_before: loadBefore, loadavg_after: os.loadavg(), cpus: os.cpus().length,
-  corpus: { ...corpus, bill_rows: totalRows }, sample: { states: codes, bills: sampleBills, rows: sampleRows, scale },
-  build, baseline_copy_gzip_deflate: copyBoth, baseline_copy_gzip: copyOne, download: dl, baseline_copy_files: copyFiles,
-  ratios, requests: { paging, bulk_and_feed: bulk, page_size: PAGE, sub_resources_per_bill: 16 },
+  when: new Date().toISOString(),
+  loadavg_before: loadBefore,
+  loadavg_after: os.loadavg(),
+  cpus: os.cpus().length,
+  corpus: { ...corpus, bill_rows: totalRows },
+  sample: { states: codes, bills: sampleBills, rows: sampleRows, scale },
+  build,
+  baseline_copy_gzip_deflate: copyBoth,
+  baseline_copy_gzip: copyOne,
+  download: dl,
+  baseline_copy_files: copyFiles,
+  ratios,
+  requests: { paging, bulk_and_feed: bulk, page_size: PAGE, sub_resources_per_bill: 16 },
   build_flags: buildFlags,
-  runs: runs.map((r) => ({ loadavg_before: r.loadavg_before, ratio: r.ratio, build: r.build, baseline_copy_gzip_deflate: r.copyBoth, baseline_copy_gzip: r.copyOne })),
+  runs: runs.map((r) => ({
+    loadavg_before: r.loadavg_before,
+    ratio: r.ratio,
+    build: r.build,
+    baseline_copy_gzip_deflate: r.copyBoth,
+    baseline_copy_gzip: r.copyOne,
+  })),
 };
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 fs.writeFileSync(path.join(root, 'bench/results/bulk.json'), JSON.stringify(result, null, 2) + '\n');

@@ -15,7 +15,9 @@ const server = http.createServer(async (req, res) => {
   if (!c) return res.writeHead(404).end();
   try {
     const body = JSON.stringify(await c.base(pool));
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+    res
+      .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+      .end(body);
   } catch (err) {
     res.writeHead(500).end(String(err));
   }

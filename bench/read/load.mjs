@@ -23,11 +23,23 @@ function percentile(sorted, p) {
 const ms = (v) => (v === null ? null : Math.round(v * 10) / 10);
 
 async function closed() {
-  const r = await autocannon({ url: opts.url, connections: opts.connections ?? 50, duration: opts.seconds, headers: opts.headers ?? {} });
+  const r = await autocannon({
+    url: opts.url,
+    connections: opts.connections ?? 50,
+    duration: opts.seconds,
+    headers: opts.headers ?? {},
+  });
   return {
-    mode: 'closed', connections: opts.connections ?? 50, seconds: r.duration,
-    rps: Math.round(r.requests.total / r.duration), p50_ms: r.latency.p50, p99_ms: r.latency.p99, max_ms: r.latency.max,
-    non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+    mode: 'closed',
+    connections: opts.connections ?? 50,
+    seconds: r.duration,
+    rps: Math.round(r.requests.total / r.duration),
+    p50_ms: r.latency.p50,
+    p99_ms: r.latency.p99,
+    max_ms: r.latency.max,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
   };
 }
 
@@ -36,7 +48,12 @@ async function open() {
   const path = url.pathname + url.search;
   // Enough sockets that the pool never holds a due request back while the server has room: at
   // the rates used here, outstanding requests = rate x latency stays far below this.
-  const pool = new Pool(url.origin, { connections: opts.maxConnections ?? 512, pipelining: 1, headersTimeout: 60_000, bodyTimeout: 60_000 });
+  const pool = new Pool(url.origin, {
+    connections: opts.maxConnections ?? 512,
+    pipelining: 1,
+    headersTimeout: 60_000,
+    bodyTimeout: 60_000,
+  });
   const interval = 1000 / opts.rate;
   const total = Math.round(opts.rate * opts.seconds);
   const latencies = [];
@@ -50,12 +67,16 @@ async function open() {
 
   const fire = (due) => {
     maxSendLag = Math.max(maxSendLag, performance.now() - due);
-    pool.request({ path, method: 'GET', headers: opts.headers ?? {} })
-      .then(async (res) => {
-        await res.body.dump({ limit: 1e9 });
-        status[res.statusCode] = (status[res.statusCode] ?? 0) + 1;
-        latencies.push(performance.now() - due);
-      }, () => errors++)
+    pool
+      .request({ path, method: 'GET', headers: opts.headers ?? {} })
+      .then(
+        async (res) => {
+          await res.body.dump({ limit: 1e9 });
+          status[res.statusCode] = (status[res.statusCode] ?? 0) + 1;
+          latencies.push(performance.now() - due);
+        },
+        () => errors++,
+      )
       .finally(() => {
         if (++done === total) allDone();
       });
@@ -76,13 +97,24 @@ async function open() {
   const elapsed = (performance.now() - start) / 1000;
   await pool.destroy();
   latencies.sort((a, b) => a - b);
-  const ok = Object.entries(status).filter(([s]) => s.startsWith('2')).reduce((n, [, c]) => n + c, 0);
+  const ok = Object.entries(status)
+    .filter(([s]) => s.startsWith('2'))
+    .reduce((n, [, c]) => n + c, 0);
   return {
-    mode: 'open', rate: opts.rate, seconds: opts.seconds, sent: total, answered: latencies.length, ok,
-    non2xx: latencies.length - ok, errors: errors + (total - done),
+    mode: 'open',
+    rate: opts.rate,
+    seconds: opts.seconds,
+    sent: total,
+    answered: latencies.length,
+    ok,
+    non2xx: latencies.length - ok,
+    errors: errors + (total - done),
     achieved_rps: Math.round(latencies.length / elapsed),
-    p50_ms: ms(percentile(latencies, 50)), p90_ms: ms(percentile(latencies, 90)), p99_ms: ms(percentile(latencies, 99)),
-    max_ms: ms(latencies.at(-1) ?? null), max_send_lag_ms: ms(maxSendLag),
+    p50_ms: ms(percentile(latencies, 50)),
+    p90_ms: ms(percentile(latencies, 90)),
+    p99_ms: ms(percentile(latencies, 99)),
+    max_ms: ms(latencies.at(-1) ?? null),
+    max_send_lag_ms: ms(maxSendLag),
   };
 }
 

@@ -39,6 +39,10 @@ const busy = total - idle;
 const pct = (v) => `${((v / busy) * 100).toFixed(1)}%`.padStart(6);
 console.log(`${(busy / 1e6).toFixed(2)} s busy of ${(total / 1e6).toFixed(2)} s sampled; shares of busy time\n`);
 console.log('self time by function');
-for (const [n, v] of [...fns].filter(([k]) => !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(v)}  ${n}`);
+for (const [n, v] of [...fns]
+  .filter(([k]) => !k.startsWith('(idle)'))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top))
+  console.log(`${pct(v)}  ${n}`);
 console.log('\nself time by source');
 for (const [n, v] of [...sources].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(v)}  ${n}`);

@@ -49,13 +49,23 @@ const POOL_SIZE = Number(process.env.DB_POOL_SIZE ?? 10);
 const pool = createPool(url, 2, 'lds-bench');
 const one = async (sql) => (await pool.query(sql)).rows[0];
 const billCount = (await one('SELECT count(*)::int AS n FROM bills')).n;
-const { bill_id: billId } = await one('SELECT bill_id FROM bill_sponsors GROUP BY bill_id ORDER BY count(*) DESC, bill_id LIMIT 1');
-const { state_abbr: state, state_id: stateId } = await one(`SELECT s.state_abbr::text AS state_abbr, s.state_id FROM bills b JOIN states s USING (state_id)
+const { bill_id: billId } = await one(
+  'SELECT bill_id FROM bill_sponsors GROUP BY bill_id ORDER BY count(*) DESC, bill_id LIMIT 1',
+);
+const { state_abbr: state, state_id: stateId } =
+  await one(`SELECT s.state_abbr::text AS state_abbr, s.state_id FROM bills b JOIN states s USING (state_id)
   GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`);
 // The largest roll call by its header (counting member rows would read every member vote).
-const { roll_call_id: rollCallId } = await one('SELECT roll_call_id FROM roll_calls ORDER BY total DESC, roll_call_id LIMIT 1');
+const { roll_call_id: rollCallId } = await one(
+  'SELECT roll_call_id FROM roll_calls ORDER BY total DESC, roll_call_id LIMIT 1',
+);
 const ids = { billId, state, stateId, rollCallId, changesSince: '2000-01-01T00:00:00Z' };
-const { api_key: key } = await createKey(pool, { org: 'bench-read', tier: 'enterprise', burst: 100_000_000, monthlyCap: 2_000_000_000 });
+const { api_key: key } = await createKey(pool, {
+  org: 'bench-read',
+  tier: 'enterprise',
+  burst: 100_000_000,
+  monthlyCap: 2_000_000_000,
+});
 await pool.end();
 
 let cases = readCases(ids);
@@ -77,7 +87,11 @@ process.on('exit', () => {
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(1));
 function runNode(argv, env, stdout = 'pipe') {
-  const child = spawn(process.execPath, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  const child = spawn(process.execPath, argv, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdout, 'inherit'],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -102,16 +116,36 @@ async function waitFor(fn, what, ms = 60_000) {
 // answer 429 to 49 of the 50 connections.
 async function startApp(appRoot, profileDir, extraEnv = {}) {
   const port = await freePort();
-  const argv = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), `${appRoot}bin/lds.js`, 'serve', '--role', 'api', '--port', String(port)];
-  const proc = runNode(argv, { DB_POOL_SIZE: String(POOL_SIZE), HOST: '127.0.0.1', EXPENSIVE_READS_PER_KEY: '1000', ...extraEnv }, 'ignore');
+  const argv = [
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    `${appRoot}bin/lds.js`,
+    'serve',
+    '--role',
+    'api',
+    '--port',
+    String(port),
+  ];
+  const proc = runNode(
+    argv,
+    { DB_POOL_SIZE: String(POOL_SIZE), HOST: '127.0.0.1', EXPENSIVE_READS_PER_KEY: '1000', ...extraEnv },
+    'ignore',
+  );
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/v1/health`)).ok, 'app');
   return { proc, port };
 }
 const { proc: app, port: appPort } = await startApp(root, args.profile && `${args.profile}/app`);
 // --before <dir>: another build of the app (a copy of bin/, dist/ and src/db/migrations with
 // public/ and node_modules linked), measured in the same run for a before/after comparison.
-const beforeEnv = Object.fromEntries((args['before-env'] ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
-const before = args.before || args['before-env'] ? await startApp((args.before ?? root).replace(/\/?$/, '/'), undefined, beforeEnv) : undefined;
+const beforeEnv = Object.fromEntries(
+  (args['before-env'] ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
+const before =
+  args.before || args['before-env']
+    ? await startApp((args.before ?? root).replace(/\/?$/, '/'), undefined, beforeEnv)
+    : undefined;
 
 // With --profile the baseline is profiled too (<dir>/baseline), so the two can be compared function by function.
 const baseProf = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}/baseline`] : [];
@@ -134,7 +168,9 @@ function load(opts) {
     const gen = runNode([`${here}load.mjs`, JSON.stringify(opts)], {});
     let out = '';
     gen.stdout.on('data', (d) => (out += d));
-    gen.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`))));
+    gen.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load generator exited ${code}`)),
+    );
   });
 }
 
@@ -191,58 +227,111 @@ for (const c of cases) {
   const check = await sameBody(c.path);
   if (!check.same) console.error(`warning: ${c.name}: the app's and the baseline's bodies differ`);
   const loadavg = os.loadavg();
-  for (const s of servers) await load({ mode: 'closed', url: target(s.port, c.path), seconds: warmup, connections: 10, headers: s.headers });
+  for (const s of servers)
+    await load({ mode: 'closed', url: target(s.port, c.path), seconds: warmup, connections: 10, headers: s.headers });
   const closed = Object.fromEntries(servers.map((s) => [s.name, []]));
   for (let i = 0; i < repeat; i++) {
-    for (const s of servers) closed[s.name].push(await measured(s.pid, { mode: 'closed', url: target(s.port, c.path), seconds, connections: CONNECTIONS, headers: s.headers }));
+    for (const s of servers)
+      closed[s.name].push(
+        await measured(s.pid, {
+          mode: 'closed',
+          url: target(s.port, c.path),
+          seconds,
+          connections: CONNECTIONS,
+          headers: s.headers,
+        }),
+      );
   }
   const closedMed = Object.fromEntries(Object.entries(closed).map(([k, v]) => [k, median(v, 'rps')]));
   const rate = args.rate ? Number(args.rate) : Math.max(1, Math.round(closedMed.baseline.rps * openShare));
   const open = Object.fromEntries(servers.map((s) => [s.name, []]));
   for (let i = 0; i < repeat; i++) {
-    for (const s of servers) open[s.name].push(await measured(s.pid, { mode: 'open', url: target(s.port, c.path), seconds, rate, headers: s.headers }));
+    for (const s of servers)
+      open[s.name].push(
+        await measured(s.pid, { mode: 'open', url: target(s.port, c.path), seconds, rate, headers: s.headers }),
+      );
   }
   const openMed = Object.fromEntries(Object.entries(open).map(([k, v]) => [k, median(v, 'p99_ms')]));
   const r = {
-    key: c.key, endpoint: c.name, path: c.path, same_body: check.same, rows: check.rows, body_bytes: check.bytes, loadavg,
-    closed: { app: closedMed.app, baseline: closedMed.baseline, ratio: ratio(closedMed.app.rps, closedMed.baseline.rps) },
-    open: { rate, app: openMed.app, baseline: openMed.baseline, p99_ratio: ratio(openMed.app.p99_ms, openMed.baseline.p99_ms) },
-    ...(before ? {
-      before: {
-        closed: closedMed.before, open: openMed.before,
-        ratio: ratio(closedMed.before.rps, closedMed.baseline.rps), p99_ratio: ratio(openMed.before.p99_ms, openMed.baseline.p99_ms),
-      },
-    } : {}),
+    key: c.key,
+    endpoint: c.name,
+    path: c.path,
+    same_body: check.same,
+    rows: check.rows,
+    body_bytes: check.bytes,
+    loadavg,
+    closed: {
+      app: closedMed.app,
+      baseline: closedMed.baseline,
+      ratio: ratio(closedMed.app.rps, closedMed.baseline.rps),
+    },
+    open: {
+      rate,
+      app: openMed.app,
+      baseline: openMed.baseline,
+      p99_ratio: ratio(openMed.app.p99_ms, openMed.baseline.p99_ms),
+    },
+    ...(before
+      ? {
+          before: {
+            closed: closedMed.before,
+            open: openMed.before,
+            ratio: ratio(closedMed.before.rps, closedMed.baseline.rps),
+            p99_ratio: ratio(openMed.before.p99_ms, openMed.baseline.p99_ms),
+          },
+        }
+      : {}),
   };
   results.push(r);
   const b = r.before;
-  console.error(`${c.name}: closed ${r.closed.app.rps}/${r.closed.baseline.rps} (${r.closed.ratio}), open ${rate}/s p99 ${r.open.app.p99_ms}/${r.open.baseline.p99_ms} ms (${r.open.p99_ratio}x)` +
-    `, CPU ${r.open.app.cpu_ms_per_req}/${r.open.baseline.cpu_ms_per_req} ms/req` +
-    (b ? `; before: closed ${b.closed.rps} (${b.ratio}), p99 ${b.open.p99_ms} ms (${b.p99_ratio}x), CPU ${b.open.cpu_ms_per_req} ms/req` : ''));
+  console.error(
+    `${c.name}: closed ${r.closed.app.rps}/${r.closed.baseline.rps} (${r.closed.ratio}), open ${rate}/s p99 ${r.open.app.p99_ms}/${r.open.baseline.p99_ms} ms (${r.open.p99_ratio}x)` +
+      `, CPU ${r.open.app.cpu_ms_per_req}/${r.open.baseline.cpu_ms_per_req} ms/req` +
+      (b
+        ? `; before: closed ${b.closed.rps} (${b.ratio}), p99 ${b.open.p99_ms} ms (${b.p99_ratio}x), CPU ${b.open.cpu_ms_per_req} ms/req`
+        : ''),
+  );
 }
 const loadavgEnd = os.loadavg();
 
 const procs = [app, base, ...(before ? [before.proc] : [])];
 for (const p of procs) p.kill('SIGTERM');
-await Promise.all(procs.map((p) => new Promise((r) => {
-  const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
-  p.once('exit', () => r(clearTimeout(t)));
-})));
+await Promise.all(
+  procs.map(
+    (p) =>
+      new Promise((r) => {
+        const t = setTimeout(() => p.kill('SIGKILL'), 10_000);
+        p.once('exit', () => r(clearTimeout(t)));
+      }),
+  ),
+);
 
 const la = (l) => l.map((x) => x.toFixed(2)).join(' ');
 /** The open-loop generator could not send on schedule (its own process starved of CPU): its latencies then include its lag. */
 const generatorBehind = (o) => o.max_send_lag_ms > 50 || o.achieved_rps < 0.95 * o.rate;
-console.log(`\nRead API, ${billCount.toLocaleString('en-US')} bills (${args.corpus}); ${os.cpus().length} cores, loadavg ${la(loadavgStart)} → ${la(loadavgEnd)}`);
-console.log(`closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s; DB pool ${POOL_SIZE} each\n`);
-console.log('| endpoint | app req/s | baseline req/s | ratio (≥ 0.9) | rate | app p50 / p99 / max | baseline p50 / p99 / max | p99 ratio (≤ 1.5) | CPU ms/req app / base |');
+console.log(
+  `\nRead API, ${billCount.toLocaleString('en-US')} bills (${args.corpus}); ${os.cpus().length} cores, loadavg ${la(loadavgStart)} → ${la(loadavgEnd)}`,
+);
+console.log(
+  `closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s; DB pool ${POOL_SIZE} each\n`,
+);
+console.log(
+  '| endpoint | app req/s | baseline req/s | ratio (≥ 0.9) | rate | app p50 / p99 / max | baseline p50 / p99 / max | p99 ratio (≤ 1.5) | CPU ms/req app / base |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
   const o = r.open;
-  const failed = [r.closed.app, o.app, r.closed.baseline, o.baseline].some((x) => x.non2xx || x.errors) ? ' (non-2xx or errors: see JSON)' : '';
-  const behind = [o.app, o.baseline].some(generatorBehind) ? ' (generator fell behind: latencies not valid, see JSON)' : '';
-  console.log(`| ${r.endpoint}${r.same_body ? '' : ' (bodies differ)'}${failed}${behind} | ${r.closed.app.rps} | ${r.closed.baseline.rps} | ${r.closed.ratio} | ${o.rate}/s | ` +
-    `${o.app.p50_ms} / ${o.app.p99_ms} / ${o.app.max_ms} ms | ${o.baseline.p50_ms} / ${o.baseline.p99_ms} / ${o.baseline.max_ms} ms | ${o.p99_ratio} | ` +
-    `${r.open.app.cpu_ms_per_req} / ${r.open.baseline.cpu_ms_per_req} |`);
+  const failed = [r.closed.app, o.app, r.closed.baseline, o.baseline].some((x) => x.non2xx || x.errors)
+    ? ' (non-2xx or errors: see JSON)'
+    : '';
+  const behind = [o.app, o.baseline].some(generatorBehind)
+    ? ' (generator fell behind: latencies not valid, see JSON)'
+    : '';
+  console.log(
+    `| ${r.endpoint}${r.same_body ? '' : ' (bodies differ)'}${failed}${behind} | ${r.closed.app.rps} | ${r.closed.baseline.rps} | ${r.closed.ratio} | ${o.rate}/s | ` +
+      `${o.app.p50_ms} / ${o.app.p99_ms} / ${o.app.max_ms} ms | ${o.baseline.p50_ms} / ${o.baseline.p99_ms} / ${o.baseline.max_ms} ms | ${o.p99_ratio} | ` +
+      `${r.open.app.cpu_ms_per_req} / ${r.open.baseline.cpu_ms_per_req} |`,
+  );
 }
 
 if (!args['no-save']) {
@@ -250,15 +339,35 @@ if (!args['no-save']) {
   mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
   const previous = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const corpora = previous.corpora ?? {};
-  const kept = args.only ? (corpora[args.corpus]?.results ?? []).filter((r) => !results.some((n) => n.key === r.key)) : [];
+  const kept = args.only
+    ? (corpora[args.corpus]?.results ?? []).filter((r) => !results.some((n) => n.key === r.key))
+    : [];
   const order = readCases(ids).map((c) => c.key);
   corpora[args.corpus] = {
-    measured_at: new Date().toISOString(), bills: billCount, cores: os.cpus().length, loadavg_start: loadavgStart, loadavg_end: loadavgEnd,
-    node: process.version, connections: CONNECTIONS, seconds_per_run: seconds, repeat, db_pool_size: POOL_SIZE,
+    measured_at: new Date().toISOString(),
+    bills: billCount,
+    cores: os.cpus().length,
+    loadavg_start: loadavgStart,
+    loadavg_end: loadavgEnd,
+    node: process.version,
+    connections: CONNECTIONS,
+    seconds_per_run: seconds,
+    repeat,
+    db_pool_size: POOL_SIZE,
     open_rate: args.rate ? Number(args.rate) : `${openShare} of the baseline's closed-loop maximum`,
-    redis: Boolean(process.env.REDIS_URL), nats: Boolean(process.env.NATS_URL), ids,
-    ...(before ? { before: { dir: args.before ?? 'this build', env: beforeEnv } } : {}), words: { common: COMMON_WORD, rare: RARE_WORD },
+    redis: Boolean(process.env.REDIS_URL),
+    nats: Boolean(process.env.NATS_URL),
+    ids,
+    ...(before ? { before: { dir: args.before ?? 'this build', env: beforeEnv } } : {}),
+    words: { common: COMMON_WORD, rare: RARE_WORD },
     results: [...kept, ...results].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key)),
   };
-  writeFileSync(file, JSON.stringify({ description: 'bench/read/read.mjs: app, baseline and load generator in separate processes', corpora }, null, 2) + '\n');
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { description: 'bench/read/read.mjs: app, baseline and load generator in separate processes', corpora },
+      null,
+      2,
+    ) + '\n',
+  );
 }

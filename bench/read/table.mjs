@@ -12,8 +12,10 @@ const lat = (o) => `${o.p50_ms} / ${o.p99_ms} / ${o.max_ms}`;
 const behind = (o) => o.max_send_lag_ms > 50 || o.achieved_rps < 0.95 * o.rate;
 
 const withBefore = Object.values(corpora).some((c) => c.results.some((r) => r.before));
-console.log('| corpus | endpoint | app / baseline req/s | ratio (≥ 0.9) | fixed rate | app p50 / p99 / max ms | baseline p50 / p99 / max ms | p99 ratio (≤ 1.5) | CPU µs/req app / baseline |' +
-  `${withBefore ? ' before this round: ratio, p99 ratio, CPU µs/req |' : ''} load avg |`);
+console.log(
+  '| corpus | endpoint | app / baseline req/s | ratio (≥ 0.9) | fixed rate | app p50 / p99 / max ms | baseline p50 / p99 / max ms | p99 ratio (≤ 1.5) | CPU µs/req app / baseline |' +
+    `${withBefore ? ' before this round: ratio, p99 ratio, CPU µs/req |' : ''} load avg |`,
+);
 console.log(`|---|---|---|---|---|---|---|---|---|${withBefore ? '---|' : ''}---|`);
 for (const [corpus, c] of Object.entries(corpora)) {
   for (const r of c.results) {
@@ -22,8 +24,10 @@ for (const [corpus, c] of Object.entries(corpora)) {
     const ok = (v, good) => (good ? `**${v}**` : `${v}`);
     const late = [o.app, o.baseline].some(behind);
     const note = `${r.rows === undefined ? '' : ` (${r.rows} row${r.rows === 1 ? '' : 's'})`}${late ? ' (generator behind)' : ''}`;
-    console.log(`| ${corpus} | ${r.endpoint}${note} | ${n(r.closed.app.rps)} / ${n(r.closed.baseline.rps)} | ${ok(r.closed.ratio, r.closed.ratio >= 0.9)} | ${o.rate}/s | ` +
-      `${lat(o.app)} | ${lat(o.baseline)} | ${ok(o.p99_ratio, !late && o.p99_ratio <= 1.5)} | ${cpu} |` +
-      `${withBefore ? (r.before ? ` ${r.before.ratio}, ${r.before.p99_ratio}, ${n(r.before.open.cpu_ms_per_req * 1000)} |` : ' |') : ''} ${la(r.loadavg)} |`);
+    console.log(
+      `| ${corpus} | ${r.endpoint}${note} | ${n(r.closed.app.rps)} / ${n(r.closed.baseline.rps)} | ${ok(r.closed.ratio, r.closed.ratio >= 0.9)} | ${o.rate}/s | ` +
+        `${lat(o.app)} | ${lat(o.baseline)} | ${ok(o.p99_ratio, !late && o.p99_ratio <= 1.5)} | ${cpu} |` +
+        `${withBefore ? (r.before ? ` ${r.before.ratio}, ${r.before.p99_ratio}, ${n(r.before.open.cpu_ms_per_req * 1000)} |` : ' |') : ''} ${la(r.loadavg)} |`,
+    );
   }
 }

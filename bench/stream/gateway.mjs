@@ -13,7 +13,12 @@ import { loadConfig } from '../../dist/config.js';
 import { createPool } from '../../dist/db/pool.js';
 
 const [mode, dbUrl] = process.argv.slice(2);
-const config = loadConfig({ LOG_LEVEL: 'silent', STREAM_ROTATE_MS: '3600000', RELAY_POLL_MS: '1000', PUBLIC_BASE_URL: 'http://bench' });
+const config = loadConfig({
+  LOG_LEVEL: 'silent',
+  STREAM_ROTATE_MS: '3600000',
+  RELAY_POLL_MS: '1000',
+  PUBLIC_BASE_URL: 'http://bench',
+});
 const log = pino({ level: 'silent' });
 const pool = createPool(dbUrl, 8, 'lds-bench-gateway');
 const bus = new MemoryBus();
@@ -33,16 +38,28 @@ if (mode === 'hub') {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     const states = url.searchParams.get('states')?.split(',') ?? [];
-    const cursor = req.headers['last-event-id'] ?? (url.searchParams.get('since') ? new Date(url.searchParams.get('since')).toISOString().replace('Z', '000Z') : '');
+    const cursor =
+      req.headers['last-event-id'] ??
+      (url.searchParams.get('since') ? new Date(url.searchParams.get('since')).toISOString().replace('Z', '000Z') : '');
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.write('retry: 5000\n: lds-stream v1\n\n');
     for (const e of log) if (e.at > cursor && (states.length === 0 || states.includes(e.state))) res.write(e.frame);
     const sets = states.length ? states.map((s) => byState.get(s) ?? byState.set(s, new Set()).get(s)) : [all];
     for (const set of sets) set.add(res);
-    res.on('close', () => { for (const set of sets) set.delete(res); });
+    res.on('close', () => {
+      for (const set of sets) set.delete(res);
+    });
   });
   bus.subscribe((e) => {
-    const data = { bill_id: e.bill_id, bill_number: e.bill_number, state: e.state, title: e.title, reason: e.reason, reason_id: e.reason_id, changed_at: e.changed_at };
+    const data = {
+      bill_id: e.bill_id,
+      bill_number: e.bill_number,
+      state: e.state,
+      title: e.title,
+      reason: e.reason,
+      reason_id: e.reason_id,
+      changed_at: e.changed_at,
+    };
     const frame = Buffer.from(`event: bill_change\nid: ${e.changed_at}\ndata: ${JSON.stringify(data)}\n\n`);
     log.push({ at: e.changed_at, state: e.state, frame });
     const set = byState.get(e.state);
@@ -54,7 +71,13 @@ if (mode === 'hub') {
   connections = () => [...byState.values()].reduce((a, s) => a + s.size, all.size);
 }
 process.on('message', (m) => {
-  if (m === 'stats') process.send({ rss: process.memoryUsage().rss, cpu: process.cpuUsage(), connections: connections(), hrUs: Number(process.hrtime.bigint() / 1000n) });
+  if (m === 'stats')
+    process.send({
+      rss: process.memoryUsage().rss,
+      cpu: process.cpuUsage(),
+      connections: connections(),
+      hrUs: Number(process.hrtime.bigint() / 1000n),
+    });
   if (m === 'exit') relay.stop().finally(() => process.exit(0));
 });
 process.send({ port });

@@ -21,8 +21,12 @@ const clients = [];
 
 function record(id, t) {
   if (n === ids.length) {
-    const i2 = new Int32Array(n * 2); i2.set(ids); ids = i2;
-    const t2 = new Float64Array(n * 2); t2.set(times); times = t2;
+    const i2 = new Int32Array(n * 2);
+    i2.set(ids);
+    ids = i2;
+    const t2 = new Float64Array(n * 2);
+    t2.set(times);
+    times = t2;
   }
   ids[n] = id;
   times[n++] = t;
@@ -71,21 +75,28 @@ class Client {
       this.carry = null;
       const qs = [this.state ? `states=${this.state}` : '', since ? `since=${since}` : ''].filter(Boolean).join('&');
       const resume = this.lastId ? `Last-Event-ID: ${this.lastId}\r\n` : '';
-      sock.on('connect', () => sock.write(`GET /v1/stream${qs ? `?${qs}` : ''} HTTP/1.1\r\nHost: bench\r\nX-API-Key: ${key}\r\n${resume}\r\n`));
+      sock.on('connect', () =>
+        sock.write(`GET /v1/stream${qs ? `?${qs}` : ''} HTTP/1.1\r\nHost: bench\r\nX-API-Key: ${key}\r\n${resume}\r\n`),
+      );
       sock.on('data', (d) => {
         if (sock !== this.sock) return;
         const t = now();
         let buf = this.carry ? Buffer.concat([this.carry, d]) : d;
         if (!this.open) {
           const at = buf.indexOf(OPENING);
-          if (at < 0) { this.carry = buf; return; }
+          if (at < 0) {
+            this.carry = buf;
+            return;
+          }
           this.open = true;
           buf = buf.subarray(at + OPENING.length);
           resolve(t);
         }
         this.carry = this.scan(buf, t);
       });
-      sock.on('error', (err) => { if (!this.open) reject(err); });
+      sock.on('error', (err) => {
+        if (!this.open) reject(err);
+      });
     });
   }
 }
@@ -113,14 +124,22 @@ async function open({ port, key, states, since, concurrency }) {
 async function storm({ port, key, since, windowMs }) {
   const t0 = now();
   let withId = 0;
-  const back = await Promise.all(clients.map((c) => new Promise((resolve, reject) => {
-    setTimeout(() => {
-      c.sock.destroy();
-      const left = now();
-      if (c.lastId) withId++;
-      c.connect(port, key, c.lastId ? undefined : since).then((t) => resolve([left - t0, t - t0, t - left]), reject);
-    }, Math.random() * windowMs);
-  })));
+  const back = await Promise.all(
+    clients.map(
+      (c) =>
+        new Promise((resolve, reject) => {
+          setTimeout(() => {
+            c.sock.destroy();
+            const left = now();
+            if (c.lastId) withId++;
+            c.connect(port, key, c.lastId ? undefined : since).then(
+              (t) => resolve([left - t0, t - t0, t - left]),
+              reject,
+            );
+          }, Math.random() * windowMs);
+        }),
+    ),
+  );
   const gaps = back.map((b) => b[2]).sort((a, b) => a - b);
   return {
     resumed: back.length,
@@ -135,7 +154,8 @@ async function storm({ port, key, since, windowMs }) {
 process.on('message', async (m) => {
   if (m.cmd === 'open') process.send(await open(m));
   else if (m.cmd === 'storm') process.send(await storm(m));
-  else if (m.cmd === 'stats') process.send({ delivered: n, duplicates, cpu: process.cpuUsage(), rss: process.memoryUsage().rss });
+  else if (m.cmd === 'stats')
+    process.send({ delivered: n, duplicates, cpu: process.cpuUsage(), rss: process.memoryUsage().rss });
   else if (m.cmd === 'collect') {
     for (const c of clients) c.sock.destroy();
     process.send({ ids: ids.slice(0, n), times: times.slice(0, n), duplicates });

@@ -14,7 +14,13 @@ export function machineCpu() {
       const d = Object.fromEntries(Object.keys(v).map((k) => [k, v[k] - o[k]]));
       const total = Object.values(d).reduce((a, b) => a + b, 0) || 1;
       const p = (x) => +((100 * x) / total).toFixed(1);
-      return { busy_pct: p(total - d.idle), user_pct: p(d.user), system_pct: p(d.system), softirq_pct: p(d.softirq), steal_pct: p(d.steal) };
+      return {
+        busy_pct: p(total - d.idle),
+        user_pct: p(d.user),
+        system_pct: p(d.system),
+        softirq_pct: p(d.softirq),
+        steal_pct: p(d.steal),
+      };
     },
   };
 }
@@ -25,16 +31,30 @@ export function summary(r) {
 }
 
 export function report(results) {
-  console.table(results.map((r) => ({
-    scenario: r.key, mode: r.mode, clients: r.clients, expected: r.expected, delivered: r.delivered, dup: r.duplicates,
-    p50: r.latency_ms.p50, p99: r.latency_ms.p99, max: r.latency_ms.max, 'KiB/conn': r.rss_per_conn_kib,
-    'gw cpu%': r.gateway_cpu_pct, 'gw sys%': r.gateway_cpu_system_pct, 'us/deliv': r.gateway_cpu_us_per_delivery,
-    'machine busy%': r.machine_cpu.busy_pct, 'storm back ms': r.storm?.all_back_ms ?? '',
-  })));
+  console.table(
+    results.map((r) => ({
+      scenario: r.key,
+      mode: r.mode,
+      clients: r.clients,
+      expected: r.expected,
+      delivered: r.delivered,
+      dup: r.duplicates,
+      p50: r.latency_ms.p50,
+      p99: r.latency_ms.p99,
+      max: r.latency_ms.max,
+      'KiB/conn': r.rss_per_conn_kib,
+      'gw cpu%': r.gateway_cpu_pct,
+      'gw sys%': r.gateway_cpu_system_pct,
+      'us/deliv': r.gateway_cpu_us_per_delivery,
+      'machine busy%': r.machine_cpu.busy_pct,
+      'storm back ms': r.storm?.all_back_ms ?? '',
+    })),
+  );
   for (const key of new Set(results.map((r) => r.key))) {
     const hub = results.find((r) => r.key === key && r.mode === 'hub');
     const bare = results.find((r) => r.key === key && r.mode === 'bare');
-    if (hub && bare) console.log(`${key}: hub p99 / bare p99 = ${(hub.latency_ms.p99 / bare.latency_ms.p99).toFixed(2)}`);
+    if (hub && bare)
+      console.log(`${key}: hub p99 / bare p99 = ${(hub.latency_ms.p99 / bare.latency_ms.p99).toFixed(2)}`);
   }
 }
 
@@ -51,9 +71,23 @@ export function profileShare(file, fromUs, toUs) {
   const label = new Map();
   const self = new Map();
   for (const n of p.nodes) {
-    label.set(n.id, `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`);
+    label.set(
+      n.id,
+      `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`,
+    );
     const { functionName: f, url } = n.callFrame;
-    kind.set(n.id, f === '(idle)' ? 'idle' : f === '(garbage collector)' ? 'gc' : WRITE_SYSCALLS.has(f) && !url ? 'write_syscalls' : !url && f !== '(program)' && f !== '(root)' ? 'other_native' : 'javascript');
+    kind.set(
+      n.id,
+      f === '(idle)'
+        ? 'idle'
+        : f === '(garbage collector)'
+          ? 'gc'
+          : WRITE_SYSCALLS.has(f) && !url
+            ? 'write_syscalls'
+            : !url && f !== '(program)' && f !== '(root)'
+              ? 'other_native'
+              : 'javascript',
+    );
   }
   const ms = { idle: 0, write_syscalls: 0, other_native: 0, gc: 0, javascript: 0 };
   let t = p.startTime;
@@ -68,8 +102,17 @@ export function profileShare(file, fromUs, toUs) {
   const busy = ms.write_syscalls + ms.other_native + ms.gc + ms.javascript;
   const share = (x) => +((100 * x) / (busy || 1)).toFixed(1);
   return {
-    busy_ms: +busy.toFixed(0), idle_ms: +ms.idle.toFixed(0),
-    pct_of_busy: { write_syscalls: share(ms.write_syscalls), other_native: share(ms.other_native), gc: share(ms.gc), javascript: share(ms.javascript) },
-    top_self_pct_of_busy: [...self].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([k, v]) => `${share(v)} ${k}`),
+    busy_ms: +busy.toFixed(0),
+    idle_ms: +ms.idle.toFixed(0),
+    pct_of_busy: {
+      write_syscalls: share(ms.write_syscalls),
+      other_native: share(ms.other_native),
+      gc: share(ms.gc),
+      javascript: share(ms.javascript),
+    },
+    top_self_pct_of_busy: [...self]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([k, v]) => `${share(v)} ${k}`),
   };
 }

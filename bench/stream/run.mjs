@@ -51,25 +51,41 @@ const SCENARIOS = {
   a: { label: 'a) 10,000 clients, one state each', clients: 10_000, perState: true },
   b: { label: 'b) 18,000 clients, one state each', clients: 18_000, perState: true },
   c: { label: 'c) 1,000 clients, all states', clients: 1_000, perState: false },
-  d: { label: 'd) reconnect storm: 10,000 one-state clients resume within 10 s', clients: 10_000, perState: true, storm: STORM },
+  d: {
+    label: 'd) reconnect storm: 10,000 one-state clients resume within 10 s',
+    clients: 10_000,
+    perState: true,
+    storm: STORM,
+  },
 };
 // the storm needs changes flowing before, during and after it
 const secondsOf = (sc) => (sc.storm ? Math.max(SECONDS, (STORM.afterMs + STORM.windowMs) / 1000 + 3) : SECONDS);
 const PROF_DIR = new URL('../results/prof/', import.meta.url).pathname;
 const profName = (name) => `${name}-${process.pid}-${Date.now()}.cpuprofile`;
-const execArgv = (file) => (args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`, `--cpu-prof-name=${file}`] : []);
+const execArgv = (file) =>
+  args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`, `--cpu-prof-name=${file}`] : [];
 const dbName = `lds_bench_${process.pid}`;
-const dbUrl = (() => { const u = new URL(ADMIN); u.pathname = '/' + dbName; return u.toString(); })();
+const dbUrl = (() => {
+  const u = new URL(ADMIN);
+  u.pathname = '/' + dbName;
+  return u.toString();
+})();
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const ask = (proc, msg) => new Promise((r) => { proc.once('message', r); proc.send(msg); });
+const ask = (proc, msg) =>
+  new Promise((r) => {
+    proc.once('message', r);
+    proc.send(msg);
+  });
 const cpuMs = (a, b) => ({ user: (b.user - a.user) / 1000, system: (b.system - a.system) / 1000 });
 const pct = (xs, p) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
 
 const plan = [];
 for (const [key, sc] of Object.entries(SCENARIOS)) {
   if (args.scenario !== 'all' && !args.scenario.split(',').includes(key)) continue;
-  for (const mode of ['hub', 'bare']) if (args.mode === 'both' || args.mode === mode) plan.push({ key, ...sc, clients: Math.round(sc.clients * SCALE), mode });
+  for (const mode of ['hub', 'bare'])
+    if (args.mode === 'both' || args.mode === mode)
+      plan.push({ key, ...sc, clients: Math.round(sc.clients * SCALE), mode });
 }
 
 const admin = new pg.Client({ connectionString: ADMIN });
@@ -82,7 +98,10 @@ const { rows: states } = await pool.query('SELECT state_id, state_abbr::text AS 
 const BILL_BASE = 10_000_000;
 const totalChanges = plan.reduce((a, p) => a + secondsOf(p) * RATE, 0);
 for (const s of states) {
-  await pool.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end) VALUES ($1, $2, 2026, 2026)`, [BILL_BASE + s.state_id, s.state_id]);
+  await pool.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end) VALUES ($1, $2, 2026, 2026)`, [
+    BILL_BASE + s.state_id,
+    s.state_id,
+  ]);
 }
 await pool.query(
   `INSERT INTO bills (bill_id, state_id, session_id, bill_number, bill_number_key, body_id, current_body_id, title)
@@ -95,11 +114,18 @@ let nextBill = 0;
 
 async function scenario(p) {
   const gwProf = profName(`gateway-${p.key}-${p.mode}`);
-  const gw = fork(new URL('./gateway.mjs', import.meta.url), [p.mode, dbUrl], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: execArgv(gwProf) });
+  const gw = fork(new URL('./gateway.mjs', import.meta.url), [p.mode, dbUrl], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: execArgv(gwProf),
+  });
   const port = await new Promise((r) => gw.once('message', (m) => r(m.port)));
   const gens = [];
   for (let g = 0; g < GENERATORS; g++) {
-    const proc = fork(new URL('./load.mjs', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', execArgv: execArgv(profName(`load-${p.key}-${p.mode}-${g}`)) });
+    const proc = fork(new URL('./load.mjs', import.meta.url), [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      execArgv: execArgv(profName(`load-${p.key}-${p.mode}-${g}`)),
+    });
     await new Promise((r) => proc.once('message', r));
     gens.push(proc);
   }
@@ -116,7 +142,11 @@ async function scenario(p) {
   const since = new Date().toISOString().replace('Z', '000Z');
   const t0 = Date.now();
   // a bounded number of handshakes in flight (200 in all), like a crowd reconnecting
-  await Promise.all(gens.map((proc, g) => ask(proc, { cmd: 'open', port, key, since, states: perGen[g], concurrency: Math.ceil(200 / GENERATORS) })));
+  await Promise.all(
+    gens.map((proc, g) =>
+      ask(proc, { cmd: 'open', port, key, since, states: perGen[g], concurrency: Math.ceil(200 / GENERATORS) }),
+    ),
+  );
   const acceptMs = Date.now() - t0;
   await sleep(1000);
   const idle = await ask(gw, 'stats');
@@ -128,7 +158,9 @@ async function scenario(p) {
   const total = secondsOf(p) * RATE;
   const startW = performance.now();
   const storm = p.storm
-    ? sleep(p.storm.afterMs).then(() => Promise.all(gens.map((proc) => ask(proc, { cmd: 'storm', port, key, since, windowMs: p.storm.windowMs }))))
+    ? sleep(p.storm.afterMs).then(() =>
+        Promise.all(gens.map((proc) => ask(proc, { cmd: 'storm', port, key, since, windowMs: p.storm.windowMs }))),
+      )
     : undefined;
   for (let n = 0; n < total; n++) {
     const g = nextBill++;
@@ -168,12 +200,27 @@ async function scenario(p) {
   latencies.sort((a, b) => a - b);
   const delivered = latencies.length;
   const gwCpu = cpuMs(idle.cpu, busy.cpu);
-  const genCpu = genBusy.reduce((a, g, i) => { const c = cpuMs(genIdle[i].cpu, g.cpu); return a + c.user + c.system; }, 0);
+  const genCpu = genBusy.reduce((a, g, i) => {
+    const c = cpuMs(genIdle[i].cpu, g.cpu);
+    return a + c.user + c.system;
+  }, 0);
   const machine = cpuAfter.minus(cpuBefore);
   const result = {
-    scenario: p.label, key: p.key, mode: p.mode, clients: p.clients, connected: idle.connections, changes: total, expected, delivered,
-    lost: expected - delivered, duplicates,
-    latency_ms: { p50: +pct(latencies, 50).toFixed(2), p99: +pct(latencies, 99).toFixed(2), max: +(latencies.at(-1) ?? NaN).toFixed(2) },
+    scenario: p.label,
+    key: p.key,
+    mode: p.mode,
+    clients: p.clients,
+    connected: idle.connections,
+    changes: total,
+    expected,
+    delivered,
+    lost: expected - delivered,
+    duplicates,
+    latency_ms: {
+      p50: +pct(latencies, 50).toFixed(2),
+      p99: +pct(latencies, 99).toFixed(2),
+      max: +(latencies.at(-1) ?? NaN).toFixed(2),
+    },
     accept_ms: acceptMs,
     rss_per_conn_kib: +((idle.rss - base.rss) / p.clients / 1024).toFixed(2),
     rss_mib: +(busy.rss / 1048576).toFixed(1),
@@ -196,7 +243,10 @@ async function scenario(p) {
       reconnect_max_ms: +Math.max(...stormResult.map((s) => s.reconnect_max_ms)).toFixed(1),
     };
   }
-  for (const proc of gens) { proc.send({ cmd: 'exit' }); await new Promise((r) => proc.once('exit', r)); }
+  for (const proc of gens) {
+    proc.send({ cmd: 'exit' });
+    await new Promise((r) => proc.once('exit', r));
+  }
   gw.send('exit');
   await new Promise((r) => gw.once('exit', r));
   if (args['cpu-prof']) result.gateway_profile = profileShare(PROF_DIR + gwProf, idle.hrUs, busy.hrUs);
@@ -222,8 +272,23 @@ try {
 report(results);
 fs.mkdirSync(new URL('../results/', import.meta.url), { recursive: true });
 const out = process.env.BENCH_OUT ?? new URL('../results/stream.json', import.meta.url).pathname;
-fs.writeFileSync(out, JSON.stringify({
-  measured_at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, fd_limit: Number(fdLimit),
-  loadavg_before: loadBefore, seconds: SECONDS, rate: RATE, generators: GENERATORS, scale: SCALE, results,
-}, null, 2) + '\n');
+fs.writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      measured_at: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      fd_limit: Number(fdLimit),
+      loadavg_before: loadBefore,
+      seconds: SECONDS,
+      rate: RATE,
+      generators: GENERATORS,
+      scale: SCALE,
+      results,
+    },
+    null,
+    2,
+  ) + '\n',
+);
 console.log(`saved ${out}`);

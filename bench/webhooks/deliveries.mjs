@@ -67,7 +67,13 @@ const { values: flags } = parseArgs({
   },
 });
 if (flags.help) {
-  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//')).map((l) => l.slice(3)).join('\n'));
+  console.log(
+    readFileSync(fileURLToPath(import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('//'))
+      .map((l) => l.slice(3))
+      .join('\n'),
+  );
   process.exit(0);
 }
 const RECEIVERS = Number(flags.receivers);
@@ -88,7 +94,9 @@ const trips = new Map();
 // wall time per statement kind (includes waiting for the server), to see where the time goes
 const tripMs = new Map();
 const kindOf = (sql) => {
-  const s = String(typeof sql === 'string' ? sql : sql?.text ?? '').trim().replace(/\s+/g, ' ');
+  const s = String(typeof sql === 'string' ? sql : (sql?.text ?? ''))
+    .trim()
+    .replace(/\s+/g, ' ');
   if (/^WITH cand|^WITH claimed|deliveries d SET status = 'in_flight'/.test(s)) return 'claim';
   if (/^WITH input/.test(s)) return 'complete';
   if (/^INSERT INTO deliveries/.test(s)) return 'fan-out insert';
@@ -128,7 +136,10 @@ const tripDelta = (before, n) => {
 const TICK_MS = 10;
 async function pgCpu(admin) {
   try {
-    const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+    const { rows } = await admin.query(
+      'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [dbName],
+    );
     const m = new Map();
     for (const { pid } of rows) {
       const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -156,39 +167,92 @@ child.on('message', (m) => {
 });
 const { ports, hangPort, mirrorPort } = await new Promise((resolve) => child.once('message', resolve));
 let stamper;
-const results = { receivers: RECEIVERS, receiver_delay_ms: DELAY_MS, loadavg_start: loadavg().map((x) => +x.toFixed(2)) };
+const results = {
+  receivers: RECEIVERS,
+  receiver_delay_ms: DELAY_MS,
+  loadavg_start: loadavg().map((x) => +x.toFixed(2)),
+};
 
 try {
   await migrate(db);
   // stamping and metering go through their own connection, not counted as the service's round trips
   stamper = new pg.Client({ connectionString: u.toString() });
   await stamper.connect();
-  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://bench.test', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', ...(flags.concurrency ? { WORKER_CONCURRENCY: flags.concurrency } : {}) });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://bench.test',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    ...(flags.concurrency ? { WORKER_CONCURRENCY: flags.concurrency } : {}),
+  });
   results.worker_concurrency = config.workerConcurrency;
   console.error(`migrated; baseline (bare undici, ${config.workerConcurrency} in flight)...`);
   // --- baseline: bare undici, same body size, same receivers, same concurrency -----------------
-  const body = JSON.stringify({ type: 'status_change', id: 'evt_0_status_change', api_version: 'v1', occurred_at: new Date().toISOString(), data: { bill: { bill_id: 1, state: 'TX', bill_number: 'HB1', title: 'x'.repeat(80), status_id: 2, status_date: '2026-11-01', updated: new Date().toISOString(), url: 'http://x/v1/bills/1' }, change: { reason: 'StatusChange', reason_id: 2, old_status_id: 1, new_status_id: 2 } } });
+  const body = JSON.stringify({
+    type: 'status_change',
+    id: 'evt_0_status_change',
+    api_version: 'v1',
+    occurred_at: new Date().toISOString(),
+    data: {
+      bill: {
+        bill_id: 1,
+        state: 'TX',
+        bill_number: 'HB1',
+        title: 'x'.repeat(80),
+        status_id: 2,
+        status_date: '2026-11-01',
+        updated: new Date().toISOString(),
+        url: 'http://x/v1/bills/1',
+      },
+      change: { reason: 'StatusChange', reason_id: 2, old_status_id: 1, new_status_id: 2 },
+    },
+  });
   const agent = new Agent({ connections: 16 });
   const total = BACKLOG_CHANGES * RECEIVERS;
   let next = 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: config.workerConcurrency }, async () => {
-    while (next < total) {
-      const i = next++;
-      const res = await agent.request({ origin: `http://127.0.0.1:${ports[i % RECEIVERS]}`, path: '/hook', method: 'POST', body, headers: { 'content-type': 'application/json' } });
-      await res.body.dump();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: config.workerConcurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const res = await agent.request({
+          origin: `http://127.0.0.1:${ports[i % RECEIVERS]}`,
+          path: '/hook',
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json' },
+        });
+        await res.body.dump();
+      }
+    }),
+  );
   const baseSecs = (performance.now() - t0) / 1000;
-  results.baseline = { deliveries: total, seconds: +baseSecs.toFixed(2), per_second: Math.round(total / baseSecs), cpu_us_per_delivery: Math.round((cpuMs(process.cpuUsage(cpu0)) * 1000) / total) };
+  results.baseline = {
+    deliveries: total,
+    seconds: +baseSecs.toFixed(2),
+    per_second: Math.round(total / baseSecs),
+    cpu_us_per_delivery: Math.round((cpuMs(process.cpuUsage(cpu0)) * 1000) / total),
+  };
   await agent.close();
   arrivals.length = 0;
 
   // --- service: subscriptions, bills, dispatcher + worker --------------------------------------
-  const keys = [await createKey(db, { org: 'bench' }), await createKey(db, { org: 'bench' }), await createKey(db, { org: 'bench' })];
+  const keys = [
+    await createKey(db, { org: 'bench' }),
+    await createKey(db, { org: 'bench' }),
+    await createKey(db, { org: 'bench' }),
+  ];
   for (let i = 0; i < RECEIVERS; i++) {
-    await createSubscription(db, { apiKeyId: keys[i % 2].api_key_id, orgName: 'bench', kind: 'webhook', url: `http://127.0.0.1:${ports[i]}/hook`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
+    await createSubscription(db, {
+      apiKeyId: keys[i % 2].api_key_id,
+      orgName: 'bench',
+      kind: 'webhook',
+      url: `http://127.0.0.1:${ports[i]}/hook`,
+      events: ['status_change'],
+      states: [],
+      subjects: [],
+      secret: generateSecret(),
+    });
   }
   await db.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end) VALUES (19000000, 43, 2026, 2026)`);
   await db.query(`INSERT INTO bills (bill_id, state_id, session_id, bill_number, bill_number_key, body_id, current_body_id, title)
@@ -199,10 +263,19 @@ try {
     const { rows } = await stamper.query(
       `INSERT INTO changes (bill_id, state_id, reason_id, old_status, new_status, seq, changed_at)
        SELECT 19000000 + (($2 + g) % 1000), 43, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g, clock_timestamp() + g * interval '1 microsecond'
-       FROM generate_series(1, $1) g RETURNING change_id`, [n, billCursor]);
+       FROM generate_series(1, $1) g RETURNING change_id`,
+      [n, billCursor],
+    );
     return { at: Date.now(), ids: rows.map((r) => r.change_id) };
   };
-  const ctx = { config, db, dbRead: db, databaseUrl: u.toString(), bus: new MemoryBus(), log: createLogger('silent', { pretty: false }) };
+  const ctx = {
+    config,
+    db,
+    dbRead: db,
+    databaseUrl: u.toString(),
+    bus: new MemoryBus(),
+    log: createLogger('silent', { pretty: false }),
+  };
   const dispatcher = await startDispatcher(ctx, { pollMs: 20 });
   const worker = await startDeliveryWorker(ctx, { pollMs: 20 });
 
@@ -233,7 +306,16 @@ try {
 
   console.error('service', results.service, '; latency...');
   // latency under steady load, with one receiver hanging on every request
-  await createSubscription(db, { apiKeyId: keys[2].api_key_id, orgName: 'bench', kind: 'webhook', url: `http://127.0.0.1:${hangPort}/hook`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
+  await createSubscription(db, {
+    apiKeyId: keys[2].api_key_id,
+    orgName: 'bench',
+    kind: 'webhook',
+    url: `http://127.0.0.1:${hangPort}/hook`,
+    events: ['status_change'],
+    states: [],
+    subjects: [],
+    secret: generateSecret(),
+  });
   const commits = new Map();
   const end = Date.now() + LATENCY_SECONDS * 1000;
   while (Date.now() < end) {
@@ -243,7 +325,8 @@ try {
   }
   const expected = commits.size * RECEIVERS;
   const deadline = Date.now() + 10_000;
-  while (arrivals.filter((a) => a[0] !== 'hang').length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (arrivals.filter((a) => a[0] !== 'hang').length < expected && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   const seen = new Set();
   const lat = [];
   for (const [id, t, msg] of arrivals) {
@@ -251,8 +334,18 @@ try {
     seen.add(msg);
     if (commits.has(id)) lat.push(t - commits.get(id));
   }
-  results.latency_first_attempt_ms = { samples: lat.length, expected, p50: pct(lat, 50), p99: pct(lat, 99), max: Math.max(...lat) };
-  results.hanging_receiver = { requests_started: arrivals.filter((a) => a[0] === 'hang').length, others_delivered: lat.length, others_expected: expected };
+  results.latency_first_attempt_ms = {
+    samples: lat.length,
+    expected,
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    max: Math.max(...lat),
+  };
+  results.hanging_receiver = {
+    requests_started: arrivals.filter((a) => a[0] === 'hang').length,
+    others_delivered: lat.length,
+    others_expected: expected,
+  };
   // waits for the hanging receiver's requests to time out (webhook timeout) before the database goes
   await worker.stop();
   await dispatcher.stop();
@@ -262,38 +355,75 @@ try {
   const MIRROR_CHANGES = Number(flags['mirror-changes']);
   const MIRROR_STATES = Number(flags['mirror-states']);
   await db.query('UPDATE subscriptions SET active = false');
-  const states = (await db.query(`SELECT DISTINCT ON (state_id) state_id, body_id FROM bodies WHERE state_id NOT IN (43, 52) ORDER BY state_id, body_id LIMIT $1`, [MIRROR_STATES])).rows;
+  const states = (
+    await db.query(
+      `SELECT DISTINCT ON (state_id) state_id, body_id FROM bodies WHERE state_id NOT IN (43, 52) ORDER BY state_id, body_id LIMIT $1`,
+      [MIRROR_STATES],
+    )
+  ).rows;
   for (const [i, st] of states.entries()) {
-    await db.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end) VALUES ($1, $2, 2026, 2026)`, [19100000 + i, st.state_id]);
-    await db.query(`INSERT INTO bills (bill_id, state_id, session_id, bill_number, bill_number_key, body_id, current_body_id, title)
+    await db.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end) VALUES ($1, $2, 2026, 2026)`, [
+      19100000 + i,
+      st.state_id,
+    ]);
+    await db.query(
+      `INSERT INTO bills (bill_id, state_id, session_id, bill_number, bill_number_key, body_id, current_body_id, title)
                     SELECT g, $1, $2, 'SB' || g, 'SB' || g, $3, $3, 'Mirror bench bill ' || g FROM generate_series($4::int, $4::int + 199) g`,
-    [st.state_id, 19100000 + i, st.body_id, 19100000 + i * 1000]);
-    await db.query(`INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major)
-                    SELECT g, 1, '2026-01-09', 'First reading, referred to committee', $2, 1 FROM generate_series($1::int, $1::int + 199) g`, [19100000 + i * 1000, st.body_id]);
+      [st.state_id, 19100000 + i, st.body_id, 19100000 + i * 1000],
+    );
+    await db.query(
+      `INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major)
+                    SELECT g, 1, '2026-01-09', 'First reading, referred to committee', $2, 1 FROM generate_series($1::int, $1::int + 199) g`,
+      [19100000 + i * 1000, st.body_id],
+    );
   }
   // baseline: the same receiver, a rendered bill push posted by a bare undici loop at the mirror's in-flight cap
-  const pushBody = JSON.stringify(await renderPush(db, 0, { root: 'bill', bill_id: 19100000 }, null, [2], 'http://bench.test'));
+  const pushBody = JSON.stringify(
+    await renderPush(db, 0, { root: 'bill', bill_id: 19100000 }, null, [2], 'http://bench.test'),
+  );
   const mtotal = MIRROR_CHANGES;
   const bare = async (inFlight) => {
     const magent = new Agent({ connections: inFlight });
     let mnext = 0;
     const tb = performance.now();
-    await Promise.all(Array.from({ length: inFlight }, async () => {
-      while (mnext < mtotal) {
-        mnext++;
-        const res = await magent.request({ origin: `http://127.0.0.1:${mirrorPort}`, path: '/push', method: 'POST', body: pushBody, headers: { 'content-type': 'application/json' } });
-        await res.body.dump();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (mnext < mtotal) {
+          mnext++;
+          const res = await magent.request({
+            origin: `http://127.0.0.1:${mirrorPort}`,
+            path: '/push',
+            method: 'POST',
+            body: pushBody,
+            headers: { 'content-type': 'application/json' },
+          });
+          await res.body.dump();
+        }
+      }),
+    );
     await magent.close();
     return { pushes: mtotal, in_flight: inFlight, per_second: Math.round(mtotal / ((performance.now() - tb) / 1000)) };
   };
-  results.mirror = { receiver_delay_ms: DELAY_MS, baseline_serial: await bare(1), baseline_cap: await bare(PER_SUBSCRIPTION), runs: [] };
+  results.mirror = {
+    receiver_delay_ms: DELAY_MS,
+    baseline_serial: await bare(1),
+    baseline_cap: await bare(PER_SUBSCRIPTION),
+    runs: [],
+  };
   const mctx = { ...ctx };
   const mdispatcher = await startDispatcher(mctx, { pollMs: 20 });
   const mworker = await startDeliveryWorker(mctx, { pollMs: 20 });
   for (const nStates of [states.length]) {
-    const sub = await createSubscription(db, { apiKeyId: keys[0].api_key_id, orgName: 'bench', kind: 'push_mirror', url: `http://127.0.0.1:${mirrorPort}/push`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
+    const sub = await createSubscription(db, {
+      apiKeyId: keys[0].api_key_id,
+      orgName: 'bench',
+      kind: 'push_mirror',
+      url: `http://127.0.0.1:${mirrorPort}/push`,
+      events: ['status_change'],
+      states: [],
+      subjects: [],
+      secret: generateSecret(),
+    });
     await new Promise((r) => setTimeout(r, 20)); // changes are stamped after the mirror's creation time
     arrivals.length = 0;
     const tm = performance.now();
@@ -301,10 +431,16 @@ try {
       `INSERT INTO changes (bill_id, state_id, reason_id, old_status, new_status, seq, changed_at)
        SELECT b.bill_id, b.state_id, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g, clock_timestamp() + g * interval '1 microsecond'
        FROM generate_series(1, $1) g JOIN LATERAL (SELECT bill_id, state_id FROM bills WHERE bill_id = 19100000 + ((g - 1) % $2) * 1000 + ((g - 1) / $2) % 200) b ON true`,
-      [mtotal, nStates]);
+      [mtotal, nStates],
+    );
     while (arrivals.filter((a) => a[0] === 'mirror').length < mtotal) await new Promise((r) => setTimeout(r, 20));
     const msecs = (performance.now() - tm) / 1000;
-    results.mirror.runs.push({ states: nStates, pushes: mtotal, seconds: +msecs.toFixed(2), per_second: Math.round(mtotal / msecs) });
+    results.mirror.runs.push({
+      states: nStates,
+      pushes: mtotal,
+      seconds: +msecs.toFixed(2),
+      per_second: Math.round(mtotal / msecs),
+    });
     await db.query('UPDATE subscriptions SET active = false WHERE id = $1', [sub.id]);
   }
   // steady load: changes arrive at --mirror-rate per second for --mirror-seconds on random bench
@@ -315,13 +451,29 @@ try {
     const RATE = Number(flags['mirror-rate']);
     const SECS = Number(flags['mirror-seconds']);
     const nBills = states.length * 200;
-    const sub = await createSubscription(db, { apiKeyId: keys[0].api_key_id, orgName: 'bench', kind: 'push_mirror', url: `http://127.0.0.1:${mirrorPort}/push`, events: ['status_change'], states: [], subjects: [], secret: generateSecret() });
+    const sub = await createSubscription(db, {
+      apiKeyId: keys[0].api_key_id,
+      orgName: 'bench',
+      kind: 'push_mirror',
+      url: `http://127.0.0.1:${mirrorPort}/push`,
+      events: ['status_change'],
+      states: [],
+      subjects: [],
+      secret: generateSecret(),
+    });
     await new Promise((r) => setTimeout(r, 20));
     arrivals.length = 0;
     let changes = 0;
     let maxLagMs = 0;
-    const lag = async () => Number((await db.query(
-      `SELECT coalesce(extract(epoch FROM now() - min(created_at)) * 1000, 0) AS ms FROM deliveries WHERE subscription_id = $1 AND status IN ('pending', 'in_flight')`, [sub.id])).rows[0].ms);
+    const lag = async () =>
+      Number(
+        (
+          await db.query(
+            `SELECT coalesce(extract(epoch FROM now() - min(created_at)) * 1000, 0) AS ms FROM deliveries WHERE subscription_id = $1 AND status IN ('pending', 'in_flight')`,
+            [sub.id],
+          )
+        ).rows[0].ms,
+      );
     const t0 = performance.now();
     for (let tick = 0; performance.now() - t0 < SECS * 1000; tick++) {
       const due = Math.round(((tick + 1) * RATE) / 10) - Math.round((tick * RATE) / 10);
@@ -330,13 +482,18 @@ try {
         const g = Math.floor(Math.random() * nBills);
         const bill = 19100000 + Math.floor(g / 200) * 1000 + (g % 200);
         bills.push(bill);
-        if (Math.random() < 1 / 6 && i + 1 < due) { bills.push(bill); i++; }
+        if (Math.random() < 1 / 6 && i + 1 < due) {
+          bills.push(bill);
+          i++;
+        }
       }
       if (bills.length > 0) {
         await stamper.query(
           `INSERT INTO changes (bill_id, state_id, reason_id, old_status, new_status, seq, changed_at)
            SELECT b.bill_id, b.state_id, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g.n, clock_timestamp() + g.n * interval '1 microsecond'
-           FROM unnest($1::int[]) WITH ORDINALITY AS g(bill_id, n) JOIN bills b ON b.bill_id = g.bill_id`, [bills]);
+           FROM unnest($1::int[]) WITH ORDINALITY AS g(bill_id, n) JOIN bills b ON b.bill_id = g.bill_id`,
+          [bills],
+        );
         changes += bills.length;
       }
       if (tick % 5 === 0) maxLagMs = Math.max(maxLagMs, await lag());
@@ -347,11 +504,24 @@ try {
     maxLagMs = Math.max(maxLagMs, await lag());
     while ((await lag()) > 0) await new Promise((r) => setTimeout(r, 20));
     const drainMs = performance.now() - stopped;
-    const { rows: [d] } = await db.query(
+    const {
+      rows: [d],
+    } = await db.query(
       `SELECT count(*)::int AS deliveries, count(*) FILTER (WHERE status = 'delivered' AND attempts = 0)::int AS carried, count(*) FILTER (WHERE status <> 'delivered')::int AS undelivered
-       FROM deliveries WHERE subscription_id = $1`, [sub.id]);
-    results.mirror.steady = { rate: RATE, seconds: SECS, changes, deliveries: d.deliveries, carried: d.carried, undelivered: d.undelivered,
-      pushes_received: arrivals.filter((a) => a[0] === 'mirror').length, max_lag_ms: Math.round(maxLagMs), drain_ms: Math.round(drainMs) };
+       FROM deliveries WHERE subscription_id = $1`,
+      [sub.id],
+    );
+    results.mirror.steady = {
+      rate: RATE,
+      seconds: SECS,
+      changes,
+      deliveries: d.deliveries,
+      carried: d.carried,
+      undelivered: d.undelivered,
+      pushes_received: arrivals.filter((a) => a[0] === 'mirror').length,
+      max_lag_ms: Math.round(maxLagMs),
+      drain_ms: Math.round(drainMs),
+    };
     await db.query('UPDATE subscriptions SET active = false WHERE id = $1', [sub.id]);
   }
   await mworker.stop();
@@ -367,21 +537,58 @@ try {
 
 const s = results.service;
 console.table({
-  'bare undici (baseline)': { 'deliveries/s': results.baseline.per_second, deliveries: results.baseline.deliveries, 'CPU µs/delivery': results.baseline.cpu_us_per_delivery, 'PG µs/delivery': '-', 'PG trips/1000': '-' },
-  'service (signed, queued)': { 'deliveries/s': s.per_second, deliveries: s.deliveries, 'CPU µs/delivery': s.cpu_us_per_delivery, 'PG µs/delivery': s.postgres_cpu_us_per_delivery, 'PG trips/1000': s.round_trips.per_1000_deliveries },
+  'bare undici (baseline)': {
+    'deliveries/s': results.baseline.per_second,
+    deliveries: results.baseline.deliveries,
+    'CPU µs/delivery': results.baseline.cpu_us_per_delivery,
+    'PG µs/delivery': '-',
+    'PG trips/1000': '-',
+  },
+  'service (signed, queued)': {
+    'deliveries/s': s.per_second,
+    deliveries: s.deliveries,
+    'CPU µs/delivery': s.cpu_us_per_delivery,
+    'PG µs/delivery': s.postgres_cpu_us_per_delivery,
+    'PG trips/1000': s.round_trips.per_1000_deliveries,
+  },
 });
 console.table({ 'first attempt, commit to receiver (ms)': results.latency_first_attempt_ms });
 const m = results.mirror;
 console.table({
-  'bare undici, 1 in flight (baseline)': { 'pushes/s': m.baseline_serial.per_second, pushes: m.baseline_serial.pushes, states: '-' },
-  [`bare undici, ${m.baseline_cap.in_flight} in flight (baseline)`]: { 'pushes/s': m.baseline_cap.per_second, pushes: m.baseline_cap.pushes, states: '-' },
-  ...Object.fromEntries(m.runs.map((r) => [`push-mirror (one mirror, bill pushes)`, { 'pushes/s': r.per_second, pushes: r.pushes, states: r.states }])),
+  'bare undici, 1 in flight (baseline)': {
+    'pushes/s': m.baseline_serial.per_second,
+    pushes: m.baseline_serial.pushes,
+    states: '-',
+  },
+  [`bare undici, ${m.baseline_cap.in_flight} in flight (baseline)`]: {
+    'pushes/s': m.baseline_cap.per_second,
+    pushes: m.baseline_cap.pushes,
+    states: '-',
+  },
+  ...Object.fromEntries(
+    m.runs.map((r) => [
+      `push-mirror (one mirror, bill pushes)`,
+      { 'pushes/s': r.per_second, pushes: r.pushes, states: r.states },
+    ]),
+  ),
 });
 if (m.steady) console.table({ 'push-mirror, steady changes': m.steady });
 console.log('round trips by kind:', s.round_trips.by_kind);
-console.log('ratio to baseline:', results.ratio_to_baseline, ' hanging receiver:', results.hanging_receiver, ' loadavg:', results.loadavg_start, '→', results.loadavg_end);
+console.log(
+  'ratio to baseline:',
+  results.ratio_to_baseline,
+  ' hanging receiver:',
+  results.hanging_receiver,
+  ' loadavg:',
+  results.loadavg_start,
+  '→',
+  results.loadavg_end,
+);
 if (!flags['no-save']) {
   mkdirSync(path.dirname(flags.out), { recursive: true });
-  writeFileSync(flags.out, JSON.stringify({ ...results, at: new Date().toISOString(), node: process.version }, null, 2) + '\n');
+  writeFileSync(
+    flags.out,
+    JSON.stringify({ ...results, at: new Date().toISOString(), node: process.version }, null, 2) + '\n',
+  );
 }
 process.exit(0);

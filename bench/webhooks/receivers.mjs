@@ -30,7 +30,9 @@ for (let i = 0; i < count; i++) {
       let id = '';
       try {
         id = JSON.parse(body).id ?? '';
-      } catch { /* baseline bodies */ }
+      } catch {
+        /* baseline bodies */
+      }
       batch.push([id, t, req.headers['webhook-id'] ?? '']);
       setTimeout(() => res.end('ok'), delayMs);
     }),
@@ -46,7 +48,9 @@ const mirrorPort = await serve((req, res, body) => {
   let root = '';
   try {
     root = Object.keys(JSON.parse(body))[0] ?? '';
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   batch.push(['mirror', t, root]);
   setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"OK"}'), delayMs);
 });

@@ -10,14 +10,19 @@ export const HealthSchema = Type.Object({
 });
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/v1/health', {
-    config: { public: true, probe: true },
-    schema: {
-      operationId: 'getHealth',
-      summary: 'Liveness of this process',
-      description: 'Public. The X-API-Key header is not read: a key sent here is neither checked nor counted, and never refused by its limits.',
-      tags: ['Meta'],
-      response: { 200: HealthSchema },
+  app.get(
+    '/v1/health',
+    {
+      config: { public: true, probe: true },
+      schema: {
+        operationId: 'getHealth',
+        summary: 'Liveness of this process',
+        description:
+          'Public. The X-API-Key header is not read: a key sent here is neither checked nor counted, and never refused by its limits.',
+        tags: ['Meta'],
+        response: { 200: HealthSchema },
+      },
     },
-  }, async () => ({ ok: true, service: 'legislative-data-service', version: 'v1', ts: app.clock().toISOString() }));
+    async () => ({ ok: true, service: 'legislative-data-service', version: 'v1', ts: app.clock().toISOString() }),
+  );
 };

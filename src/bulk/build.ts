@@ -9,7 +9,16 @@ import { createGzip } from 'node:zlib';
 import type { Pool, Queryable } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { withSnapshot } from './snapshot.js';
-import { chunkSink, cleanup, createFile, currentFiles, finishFile, openSink, publish, type StoredFile } from './store.js';
+import {
+  chunkSink,
+  cleanup,
+  createFile,
+  currentFiles,
+  finishFile,
+  openSink,
+  publish,
+  type StoredFile,
+} from './store.js';
 import { CsvTablesWriter } from './csv.js';
 import { tablesOf } from './tables.js';
 import { globalRecords, jurisdictionRecords, RECORD_TYPES, type BulkRecord, type Jurisdiction } from './records.js';
@@ -82,7 +91,13 @@ async function* oneAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
  * Writes a scope's files from one pass over its records: the NDJSON (one gzip member) and its
  * CSV tables. Returns their file ids.
  */
-export async function writeScope(store: Queryable, scope: string, signature: string, records: AsyncIterable<BulkRecord[]>, signal?: AbortSignal): Promise<number[]> {
+export async function writeScope(
+  store: Queryable,
+  scope: string,
+  signature: string,
+  records: AsyncIterable<BulkRecord[]>,
+  signal?: AbortSignal,
+): Promise<number[]> {
   const fileId = await createFile(store, scope, signature);
   const ndjson = openSink(createGzip(), chunkSink(store, fileId));
   const csv = await CsvTablesWriter.create(store, scope, signature, tablesOf(scope === GLOBAL_SCOPE));
@@ -116,7 +131,11 @@ export async function writeScope(store: Queryable, scope: string, signature: str
  * `pool` inside the snapshot; the bytes are written through other connections of `pool`. An
  * aborted build publishes nothing (its unfinished files are removed by the next one).
  */
-export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<BuildResult> {
+export async function buildSnapshots(
+  pool: Pool,
+  log: Logger,
+  opts: { force?: boolean; signal?: AbortSignal } = {},
+): Promise<BuildResult> {
   await cleanup(pool, RETAIN_MS);
   const files = await currentFiles(pool);
   const current = new Map(files.filter((f) => f.format === 'ndjson').map((f) => [f.scope, f]));
@@ -127,16 +146,26 @@ export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: bo
       const states = (await client.query<Target>(SIGNATURE_SQL)).rows;
       const cursors = [...current.values()].map((f) => f.feed_cursor).sort();
       // Bills whose change rows move no bill row (a new text, vote or amendment) show in the change log.
-      const logged = cursors.length === 0 ? new Set<number>() : new Set((await client.query<{ state_id: number }>(
-        'SELECT DISTINCT state_id FROM changes WHERE changed_at > $1::timestamptz AND changed_at <= $2::timestamptz',
-        [cursors[0], snap.cursor])).rows.map((r) => r.state_id));
+      const logged =
+        cursors.length === 0
+          ? new Set<number>()
+          : new Set(
+              (
+                await client.query<{ state_id: number }>(
+                  'SELECT DISTINCT state_id FROM changes WHERE changed_at > $1::timestamptz AND changed_at <= $2::timestamptz',
+                  [cursors[0], snap.cursor],
+                )
+              ).rows.map((r) => r.state_id),
+            );
       const targets = states.filter((s) => {
         const prev = current.get(s.state_abbr);
-        return opts.force || !prev || prev.signature !== s.signature || logged.has(s.state_id) || !complete(s.state_abbr);
+        return (
+          opts.force || !prev || prev.signature !== s.signature || logged.has(s.state_id) || !complete(s.state_abbr)
+        );
       });
       const fresh: number[] = [];
       for (const t of targets) {
-        fresh.push(...await writeScope(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t), opts.signal));
+        fresh.push(...(await writeScope(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t), opts.signal)));
         log.debug({ scope: t.state_abbr }, 'bulk file written');
       }
       // The nationwide member is small: rebuilt when its content differs.
@@ -144,10 +173,29 @@ export async function buildSnapshots(pool: Pool, log: Logger, opts: { force?: bo
       for await (const batch of globalRecords(client)) topics.push(batch);
       const globalSig = createHash('sha256').update(JSON.stringify(topics)).digest('hex');
       const globalBuilt = opts.force || current.get(GLOBAL_SCOPE)?.signature !== globalSig || !complete(GLOBAL_SCOPE);
-      if (globalBuilt) fresh.push(...await writeScope(pool, GLOBAL_SCOPE, globalSig, (async function* () { yield* topics; })()));
+      if (globalBuilt)
+        fresh.push(
+          ...(await writeScope(
+            pool,
+            GLOBAL_SCOPE,
+            globalSig,
+            (async function* () {
+              yield* topics;
+            })(),
+          )),
+        );
       await publish(pool, fresh, snap.cursor, snap.takenAt);
-      const bytes = (await pool.query<{ n: number }>('SELECT coalesce(sum(size), 0)::bigint AS n FROM bulk_files WHERE file_id = ANY($1::bigint[])', [fresh])).rows[0].n;
-      return { cursor: snap.cursor, built: targets.map((t) => t.state_abbr).concat(globalBuilt ? [GLOBAL_SCOPE] : []), bytes };
+      const bytes = (
+        await pool.query<{ n: number }>(
+          'SELECT coalesce(sum(size), 0)::bigint AS n FROM bulk_files WHERE file_id = ANY($1::bigint[])',
+          [fresh],
+        )
+      ).rows[0].n;
+      return {
+        cursor: snap.cursor,
+        built: targets.map((t) => t.state_abbr).concat(globalBuilt ? [GLOBAL_SCOPE] : []),
+        bytes,
+      };
     });
   } finally {
     client.release();

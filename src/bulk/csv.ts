@@ -63,7 +63,10 @@ interface Open {
 }
 
 export class CsvTablesWriter {
-  private constructor(private readonly db: Queryable, private readonly open: Map<string, Open>) {}
+  private constructor(
+    private readonly db: Queryable,
+    private readonly open: Map<string, Open>,
+  ) {}
 
   /** Creates a file per table (status building) for the scope. */
   static async create(db: Queryable, scope: string, signature: string, tables: Table[]): Promise<CsvTablesWriter> {
@@ -71,7 +74,14 @@ export class CsvTablesWriter {
     for (const table of tables) {
       const fileId = await createFile(db, scope, signature, 'csv', table.name);
       const deflate = createDeflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
-      open.set(table.name, { table, fileId, sink: openSink(deflate, chunkSink(db, fileId)), rows: 0, rawSize: 0, crc: 0 });
+      open.set(table.name, {
+        table,
+        fileId,
+        sink: openSink(deflate, chunkSink(db, fileId)),
+        rows: 0,
+        rawSize: 0,
+        crc: 0,
+      });
     }
     return new CsvTablesWriter(db, open);
   }
@@ -95,10 +105,12 @@ export class CsvTablesWriter {
   /** Ends every table and records its sizes and CRC; returns the file ids. */
   async finish(): Promise<number[]> {
     const all = [...this.open.values()];
-    await Promise.all(all.map(async (t) => {
-      const size = await t.sink.end();
-      await finishFile(this.db, t.fileId, size, { rows: t.rows }, { rawSize: t.rawSize, crc32: t.crc });
-    }));
+    await Promise.all(
+      all.map(async (t) => {
+        const size = await t.sink.end();
+        await finishFile(this.db, t.fileId, size, { rows: t.rows }, { rawSize: t.rawSize, crc32: t.crc });
+      }),
+    );
     return all.map((t) => t.fileId);
   }
 

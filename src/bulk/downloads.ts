@@ -32,12 +32,16 @@ export interface Listed {
 }
 
 const etagOf = (prefix: string, files: StoredFile[]) =>
-  `"${createHash('sha1').update(prefix + files.map((m) => m.file_id).join(',')).digest('base64url')}"`;
+  `"${createHash('sha1')
+    .update(prefix + files.map((m) => m.file_id).join(','))
+    .digest('base64url')}"`;
 
-const headers = new Map<string, { head: Buffer; headCrc: number }>(TABLES.map((t) => {
-  const head = headerLine(t);
-  return [t.name, { head, headCrc: crc32(head) }];
-}));
+const headers = new Map<string, { head: Buffer; headCrc: number }>(
+  TABLES.map((t) => {
+    const head = headerLine(t);
+    return [t.name, { head, headCrc: crc32(head) }];
+  }),
+);
 
 /** Zip layouts by ETag (a layout costs a CRC combination per stored file; the set changes once per build). */
 const layouts = new Map<string, { pieces: Piece[]; size: number }>();
@@ -50,7 +54,9 @@ function csvDownload(scope: string, tables: Table[], files: StoredFile[]): Liste
     const entries: ZipEntry[] = tables.map((t) => ({
       name: `${t.name}.csv`,
       ...headers.get(t.name)!,
-      pieces: files.filter((f) => f.part === t.name).map((f) => ({ file_id: f.file_id, size: f.size, raw_size: f.raw_size!, crc32: f.crc32! })),
+      pieces: files
+        .filter((f) => f.part === t.name)
+        .map((f) => ({ file_id: f.file_id, size: f.size, raw_size: f.raw_size!, crc32: f.crc32! })),
     }));
     const mtime = new Date(Math.max(...files.map((f) => Date.parse(f.built_at))));
     layout = zipLayout(entries, mtime);
@@ -67,9 +73,12 @@ function csvDownload(scope: string, tables: Table[], files: StoredFile[]): Liste
 export function listDownloads(files: StoredFile[]): Listed[] {
   const ndjson = files.filter((f) => f.format === 'ndjson');
   if (ndjson.length === 0) return [];
-  const ordered = [...ndjson.filter((f) => f.scope !== GLOBAL_SCOPE), ...ndjson.filter((f) => f.scope === GLOBAL_SCOPE)];
+  const ordered = [
+    ...ndjson.filter((f) => f.scope !== GLOBAL_SCOPE),
+    ...ndjson.filter((f) => f.scope === GLOBAL_SCOPE),
+  ];
   const csvOf = new Map<string, StoredFile[]>();
-  for (const f of files) if (f.format === 'csv') csvOf.set(f.scope, [...csvOf.get(f.scope) ?? [], f]);
+  for (const f of files) if (f.format === 'csv') csvOf.set(f.scope, [...(csvOf.get(f.scope) ?? []), f]);
 
   const make = (scope: string, members: StoredFile[]): Listed => {
     const counts: Record<string, number> = {};
@@ -77,15 +86,22 @@ export function listDownloads(files: StoredFile[]): Listed[] {
     const listed: Listed = {
       scope,
       ndjson: {
-        name: scope + NDJSON_SUFFIX, content_type: 'application/gzip', etag: etagOf('', members),
-        size: members.reduce((n, m) => n + m.size, 0), pieces: members, counts,
-        generated_at: members[0].generated_at, cursor: members[0].feed_cursor,
+        name: scope + NDJSON_SUFFIX,
+        content_type: 'application/gzip',
+        etag: etagOf('', members),
+        size: members.reduce((n, m) => n + m.size, 0),
+        pieces: members,
+        counts,
+        generated_at: members[0].generated_at,
+        cursor: members[0].feed_cursor,
       },
     };
     const tables = scope === ALL ? TABLES : tablesOf(scope === GLOBAL_SCOPE);
     // the tables' files in the order of `members`, each table complete for every member scope
     const csv = members.flatMap((m) => (csvOf.get(m.scope) ?? []).filter((f) => tables.includes(tableNamed(f.part))));
-    const complete = members.every((m) => tablesOf(m.scope === GLOBAL_SCOPE).every((t) => csvOf.get(m.scope)?.some((f) => f.part === t.name)));
+    const complete = members.every((m) =>
+      tablesOf(m.scope === GLOBAL_SCOPE).every((t) => csvOf.get(m.scope)?.some((f) => f.part === t.name)),
+    );
     if (complete) listed.csv = csvDownload(scope, tables, csv);
     return listed;
   };

@@ -54,9 +54,13 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
   yield list('session', await listSessions(db, j.state_id, ALL));
   yield list('legislator', await roster(db, { stateId: j.state_id, limit: ALL, offset: 0 }));
   // a committee record carries its members (the bulk file's committees with members)
-  const committees = (await listCommittees(db, { stateId: j.state_id, limit: ALL })).map((c) => ({ ...c, members: [] as unknown[] }));
+  const committees = (await listCommittees(db, { stateId: j.state_id, limit: ALL })).map((c) => ({
+    ...c,
+    members: [] as unknown[],
+  }));
   const members = new Map<number, unknown[]>(committees.map((c) => [c.committee_id, c.members]));
-  if (members.size) for (const m of await committeeMembers(db, [...members.keys()])) members.get(m.committee_id)?.push(m);
+  if (members.size)
+    for (const m of await committeeMembers(db, [...members.keys()])) members.get(m.committee_id)?.push(m);
   yield list('committee', committees);
   yield list('hearing', await listHearings(db, { stateId: j.state_id, limit: ALL }));
   yield list('subject', await listSubjects(db, { stateId: j.state_id, limit: ALL }));
@@ -67,7 +71,9 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
     if (bills.length === 0) return;
     after = bills[bills.length - 1].bill_id as number;
     await embedParts(db, bills as Array<{ bill_id: number }>, PART_NAMES);
-    const rollCalls = bills.flatMap((b) => (b as unknown as { votes: Array<Record<string, unknown>> }).votes.map((v) => ({ ...v })));
+    const rollCalls = bills.flatMap((b) =>
+      (b as unknown as { votes: Array<Record<string, unknown>> }).votes.map((v) => ({ ...v })),
+    );
     yield list('bill', bills);
     yield list('roll_call', await withMemberVotes(db, rollCalls, ranks));
   }
@@ -81,7 +87,8 @@ export async function* globalRecords(db: Queryable): AsyncGenerator<BulkRecord[]
 async function withMemberVotes(db: Queryable, rollCalls: Array<Record<string, unknown>>, ranks: Map<unknown, number>) {
   if (rollCalls.length === 0) return rollCalls;
   const byId = new Map<number, Array<Record<string, unknown>>>();
-  for (const rc of rollCalls) byId.set(rc.roll_call_id as number, (rc.member_votes = []) as Array<Record<string, unknown>>);
+  for (const rc of rollCalls)
+    byId.set(rc.roll_call_id as number, (rc.member_votes = []) as Array<Record<string, unknown>>);
   // each row without its roll call (`_rc`), as the endpoint's serializer drops it
   for (const { _rc, ...vote } of await memberVotesRanked(db, [...byId.keys()], ranks)) byId.get(_rc)?.push(vote);
   return rollCalls;

@@ -25,8 +25,12 @@ export async function startBulk(ctx: BulkDeps): Promise<Background> {
   const lock = new SessionLock({ databaseUrl: ctx.databaseUrl, key: BULK_LOCK_KEY, name: 'lds-bulk-lock' });
 
   /** Seconds since the current files' snapshot (undefined when there is none). */
-  const age = async () => (await db.query<{ s: number | null }>(
-    `SELECT extract(epoch FROM now() - max(generated_at))::float8 AS s FROM bulk_files WHERE status = 'current'`)).rows[0].s ?? undefined;
+  const age = async () =>
+    (
+      await db.query<{ s: number | null }>(
+        `SELECT extract(epoch FROM now() - max(generated_at))::float8 AS s FROM bulk_files WHERE status = 'current'`,
+      )
+    ).rows[0].s ?? undefined;
 
   const tick = async () => {
     if (stopped) return;
@@ -38,7 +42,10 @@ export async function startBulk(ctx: BulkDeps): Promise<Background> {
       if (seconds !== undefined && seconds < config.bulkInterval) return;
       const started = Date.now();
       const r = await buildSnapshots(db, log, { signal: abort.signal });
-      log.info({ cursor: r.cursor, built: r.built.length, bytes: r.bytes, ms: Date.now() - started }, 'bulk files built');
+      log.info(
+        { cursor: r.cursor, built: r.built.length, bytes: r.bytes, ms: Date.now() - started },
+        'bulk files built',
+      );
       failures.ok();
     } catch (err) {
       if (!stopped) failures.failed(err);
@@ -50,7 +57,10 @@ export async function startBulk(ctx: BulkDeps): Promise<Background> {
       running = tick();
       await running;
       running = undefined;
-      if (!stopped) await new Promise((r) => { timer = setTimeout(r, TICK_MS); });
+      if (!stopped)
+        await new Promise((r) => {
+          timer = setTimeout(r, TICK_MS);
+        });
     }
   };
   let timer: NodeJS.Timeout | undefined;

@@ -30,7 +30,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * unstamped change, with the snapshot's cursor. Retries up to `attempts` times (a continuous
  * import may keep unstamped rows around for a while); SnapshotUnavailable after that.
  */
-export async function withSnapshot<T>(client: PoolClient, fn: (snap: Snapshot) => Promise<T>, attempts = 200): Promise<T> {
+export async function withSnapshot<T>(
+  client: PoolClient,
+  fn: (snap: Snapshot) => Promise<T>,
+  attempts = 200,
+): Promise<T> {
   for (let i = 0; i < attempts; i++) {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {

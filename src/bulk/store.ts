@@ -30,9 +30,17 @@ export interface StoredFile {
   counts: Record<string, number>;
 }
 
-export async function createFile(db: Queryable, scope: string, signature: string, format: Format = 'ndjson', part = ''): Promise<number> {
+export async function createFile(
+  db: Queryable,
+  scope: string,
+  signature: string,
+  format: Format = 'ndjson',
+  part = '',
+): Promise<number> {
   const { rows } = await db.query<{ file_id: number }>(
-    'INSERT INTO bulk_files (scope, signature, format, part) VALUES ($1, $2, $3, $4) RETURNING file_id', [scope, signature, format, part]);
+    'INSERT INTO bulk_files (scope, signature, format, part) VALUES ($1, $2, $3, $4) RETURNING file_id',
+    [scope, signature, format, part],
+  );
   return rows[0].file_id;
 }
 
@@ -94,10 +102,20 @@ export function openSink(head: Transform, sink: Writable & { size(): number }): 
   };
 }
 
-export async function finishFile(db: Queryable, fileId: number, size: number, counts: Record<string, number>,
-  csv?: { rawSize: number; crc32: number }): Promise<void> {
-  await db.query('UPDATE bulk_files SET size = $2, counts = $3, raw_size = $4, crc32 = $5 WHERE file_id = $1',
-    [fileId, size, JSON.stringify(counts), csv?.rawSize ?? null, csv?.crc32 ?? null]);
+export async function finishFile(
+  db: Queryable,
+  fileId: number,
+  size: number,
+  counts: Record<string, number>,
+  csv?: { rawSize: number; crc32: number },
+): Promise<void> {
+  await db.query('UPDATE bulk_files SET size = $2, counts = $3, raw_size = $4, crc32 = $5 WHERE file_id = $1', [
+    fileId,
+    size,
+    JSON.stringify(counts),
+    csv?.rawSize ?? null,
+    csv?.crc32 ?? null,
+  ]);
 }
 
 /**
@@ -114,7 +132,10 @@ export async function publish(db: Queryable, fileIds: number[], cursor: string, 
     [fileIds],
   );
   await db.query(`UPDATE bulk_files SET status = 'current' WHERE file_id = ANY($1::bigint[])`, [fileIds]);
-  await db.query(`UPDATE bulk_files SET feed_cursor = $1, generated_at = $2 WHERE status = 'current'`, [cursor, generatedAt]);
+  await db.query(`UPDATE bulk_files SET feed_cursor = $1, generated_at = $2 WHERE status = 'current'`, [
+    cursor,
+    generatedAt,
+  ]);
 }
 
 /** The current files, by scope (then format and table). */
@@ -161,7 +182,9 @@ export async function* readRange(db: Queryable, pieces: Piece[], start: number, 
       for (let n = Math.floor(from / CHUNK_BYTES); n <= Math.floor(to / CHUNK_BYTES); n += CHUNKS_PER_READ) {
         const last = Math.min(n + CHUNKS_PER_READ - 1, Math.floor(to / CHUNK_BYTES));
         const { rows } = await db.query<{ n: number; data: Buffer }>(
-          'SELECT n, data FROM bulk_chunks WHERE file_id = $1 AND n BETWEEN $2 AND $3 ORDER BY n', [m.file_id, n, last]);
+          'SELECT n, data FROM bulk_chunks WHERE file_id = $1 AND n BETWEEN $2 AND $3 ORDER BY n',
+          [m.file_id, n, last],
+        );
         if (rows.length !== last - n + 1) throw new Error(`bulk file ${m.file_id} is missing chunks ${n}..${last}`);
         for (const r of rows) {
           const at = r.n * CHUNK_BYTES;

@@ -92,5 +92,10 @@ export function tableRows(records: BulkRecord[], out: TableRows = new Map()): Ta
 }
 
 const RESOURCE_TABLE = {
-  session: 'sessions', legislator: 'legislators', hearing: 'hearings', subject: 'subjects', candidate: 'candidates', topic: 'topics',
+  session: 'sessions',
+  legislator: 'legislators',
+  hearing: 'hearings',
+  subject: 'subjects',
+  candidate: 'candidates',
+  topic: 'topics',
 } as Record<string, string>;

@@ -75,24 +75,49 @@ export class NatsBus<E extends BusMessage = BusMessage> implements Bus<E> {
     })().catch(() => undefined);
   }
 
-  static async connect<E extends BusMessage = BusMessage>(url: string, log: Logger, opts: NatsBusOptions = {}): Promise<NatsBus<E>> {
+  static async connect<E extends BusMessage = BusMessage>(
+    url: string,
+    log: Logger,
+    opts: NatsBusOptions = {},
+  ): Promise<NatsBus<E>> {
     const ns = (opts.namespace ?? 'lds').replace(/[^A-Za-z0-9_-]/g, '_');
-    const nc = await connect({ servers: url.split(','), reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 500, name: 'lds' });
+    const nc = await connect({
+      servers: url.split(','),
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+      name: 'lds',
+    });
     const jsm = await jetstreamManager(nc);
     const stream = `${ns.toUpperCase()}_CHANGES`;
-    const config: StreamConfig = { name: stream, subjects: [`${ns}.js.changes.>`], duplicate_window: nanos(DUPLICATE_WINDOW_MS), max_age: nanos(MAX_AGE_MS) };
+    const config: StreamConfig = {
+      name: stream,
+      subjects: [`${ns}.js.changes.>`],
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      max_age: nanos(MAX_AGE_MS),
+    };
     await ensureStream(jsm, config);
     return new NatsBus<E>(nc, jetstream(nc), jsm, ns, stream, config, log);
   }
 
   /** Re-creates the stream if it is gone; one attempt at a time, failures left to the next call. */
   private ensureStream(): Promise<void> {
-    this.ensuring ??= ensureStream(this.jsm, this.streamConfig).then(
-      (outcome) => {
-        if (outcome === 'created') this.log.warn({ stream: this.stream }, 'JetStream stream was missing (NATS lost its store?); re-created it');
-      },
-      (err: Error) => this.log.debug({ err: err.message, stream: this.stream }, 'JetStream stream could not be checked or created yet'),
-    ).finally(() => (this.ensuring = undefined));
+    this.ensuring ??= ensureStream(this.jsm, this.streamConfig)
+      .then(
+        (outcome) => {
+          if (outcome === 'created')
+            this.log.warn(
+              { stream: this.stream },
+              'JetStream stream was missing (NATS lost its store?); re-created it',
+            );
+        },
+        (err: Error) =>
+          this.log.debug(
+            { err: err.message, stream: this.stream },
+            'JetStream stream could not be checked or created yet',
+          ),
+      )
+      .finally(() => (this.ensuring = undefined));
     return this.ensuring;
   }
 

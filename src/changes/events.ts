@@ -32,7 +32,12 @@ export const eventFrom = (source: string) => `${source} c
 export const EVENT_FROM = eventFrom('changes');
 
 /** Stamped changes with seq in (afterSeq, uptoSeq], in public order. */
-export async function eventsBySeq(db: Queryable, afterSeq: number, limit: number, uptoSeq?: number): Promise<ChangeEvent[]> {
+export async function eventsBySeq(
+  db: Queryable,
+  afterSeq: number,
+  limit: number,
+  uptoSeq?: number,
+): Promise<ChangeEvent[]> {
   const { rows } = await db.query<ChangeEvent>(
     `SELECT ${EVENT_COLUMNS} FROM ${EVENT_FROM}
      WHERE c.seq > $1 AND ($3::bigint IS NULL OR c.seq <= $3) ORDER BY c.seq LIMIT $2`,
@@ -48,7 +53,12 @@ export interface EventFilter {
 }
 
 /** Stamped changes after a cursor (any timestamp PostgreSQL reads), oldest first, matching the filter. */
-export async function eventsAfter(db: Queryable, cursor: string, filter: EventFilter, limit: number): Promise<ChangeEvent[]> {
+export async function eventsAfter(
+  db: Queryable,
+  cursor: string,
+  filter: EventFilter,
+  limit: number,
+): Promise<ChangeEvent[]> {
   const { rows } = await db.query<ChangeEvent>(
     `SELECT ${EVENT_COLUMNS} FROM ${EVENT_FROM}
      WHERE c.changed_at > $1::timestamptz

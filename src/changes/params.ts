@@ -6,7 +6,10 @@ import { REASONS, type ReasonName } from './record.js';
 export function parseReason(raw: string | undefined, param = 'reason'): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (!Object.hasOwn(REASONS, raw)) {
-    throw badRequest(`Parameter '${param}' must be one of ${Object.keys(REASONS).join(', ')} (exact name); got '${raw}'.`, param);
+    throw badRequest(
+      `Parameter '${param}' must be one of ${Object.keys(REASONS).join(', ')} (exact name); got '${raw}'.`,
+      param,
+    );
   }
   return REASONS[raw as ReasonName];
 }

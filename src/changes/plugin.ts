@@ -25,7 +25,9 @@ export const ChangeRowSchema = Type.Object({
   title: Type.String(),
   reason_id: Type.Integer(),
   reason_name: Type.String(),
-  changed_at: Type.String({ description: 'ISO 8601 UTC timestamp with microseconds; unique and strictly increasing across all changes' }),
+  changed_at: Type.String({
+    description: 'ISO 8601 UTC timestamp with microseconds; unique and strictly increasing across all changes',
+  }),
 });
 
 const ChangesResponse = Type.Object({
@@ -37,55 +39,70 @@ const ChangesResponse = Type.Object({
 });
 
 const ChangesQuery = Type.Object({
-  since: Type.Optional(Type.String({ description: 'ISO 8601 date or timestamp (exclusive lower bound); default one hour ago' })),
+  since: Type.Optional(
+    Type.String({ description: 'ISO 8601 date or timestamp (exclusive lower bound); default one hour ago' }),
+  ),
   state: Type.Optional(Type.String({ description: 'two-letter state code, DC or US' })),
-  states: Type.Optional(Type.String({ description: 'comma-separated state codes, as on /v1/stream (an extension of the spec; combined with state, a change matches either)' })),
+  states: Type.Optional(
+    Type.String({
+      description:
+        'comma-separated state codes, as on /v1/stream (an extension of the spec; combined with state, a change matches either)',
+    }),
+  ),
   reason: Type.Optional(Type.String({ description: `exact reason name: ${Object.keys(REASONS).join(', ')}` })),
   limit: LimitParam(DEFAULT_LIMIT, MAX_LIMIT),
 });
 
 const changes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/v1/changes', {
-    schema: {
-      operationId: 'listChanges',
-      summary: 'Change feed: bills that changed since a cursor',
-      description:
-        'Changes with since < changed_at <= summary.server_now, newest first. changed_at values are unique and strictly ' +
-        'increasing. Sync pattern: store summary.server_now and pass it as `since` on the next call; every change is then ' +
-        'seen exactly once, even while several writers commit concurrently. When more changes match than `limit`, the ' +
-        'OLDEST `limit` changes after `since` are returned (still newest first) and server_now is the newest changed_at ' +
-        'returned, so the next call continues right after them with no gap and no duplicate; keep calling until fewer ' +
-        'than `limit` rows come back to catch up. Without `since` the feed covers the last hour.',
-      tags: ['Changes'],
-      querystring: ChangesQuery,
-      response: { 200: ChangesResponse, ...errorResponses(400, 401, 429, 500) },
+  app.get(
+    '/v1/changes',
+    {
+      schema: {
+        operationId: 'listChanges',
+        summary: 'Change feed: bills that changed since a cursor',
+        description:
+          'Changes with since < changed_at <= summary.server_now, newest first. changed_at values are unique and strictly ' +
+          'increasing. Sync pattern: store summary.server_now and pass it as `since` on the next call; every change is then ' +
+          'seen exactly once, even while several writers commit concurrently. When more changes match than `limit`, the ' +
+          'OLDEST `limit` changes after `since` are returned (still newest first) and server_now is the newest changed_at ' +
+          'returned, so the next call continues right after them with no gap and no duplicate; keep calling until fewer ' +
+          'than `limit` rows come back to catch up. Without `since` the feed covers the last hour.',
+        tags: ['Changes'],
+        querystring: ChangesQuery,
+        response: { 200: ChangesResponse, ...errorResponses(400, 401, 429, 500) },
+      },
     },
-  }, async (req) => {
-    const q = req.query;
-    const since = parseTimestamp(q.since, 'since');
-    // state (the spec's) and states (the stream's CSV) both filter; together they mean either.
-    const one = parseState(q.state);
-    const many = parseStates(q.states);
-    const states = one || many ? [...new Set([...(one ? [one] : []), ...(many ?? [])])] : undefined;
-    const reasonId = parseReason(q.reason);
-    const limit = clampLimit(q.limit, DEFAULT_LIMIT, MAX_LIMIT);
-    const { since: from, highWater, rows: found } = await changesPage(app.dbRead, { since, states, reasonId, limit: limit + 1 });
-    const page = found.slice(0, limit);
-    // More rows than the limit: stop at the newest row returned so the next call resumes there.
-    const serverNow = found.length > limit ? page[page.length - 1].changed_at : highWater;
-    const data = page.reverse().map((r) => ({
-      bill_id: r.bill_id,
-      bill_number: r.bill_number,
-      state_abbr: r.state_abbr,
-      title: r.title,
-      reason_id: r.reason_id,
-      reason_name: r.reason_name,
-      changed_at: r.changed_at,
-    }));
-    // A since later than high_water: echo server_now no earlier than since, so a client never moves backwards.
-    const now = serverNow < from && found.length <= limit ? from : serverNow;
-    return { data, summary: { since: from, server_now: now } };
-  });
+    async (req) => {
+      const q = req.query;
+      const since = parseTimestamp(q.since, 'since');
+      // state (the spec's) and states (the stream's CSV) both filter; together they mean either.
+      const one = parseState(q.state);
+      const many = parseStates(q.states);
+      const states = one || many ? [...new Set([...(one ? [one] : []), ...(many ?? [])])] : undefined;
+      const reasonId = parseReason(q.reason);
+      const limit = clampLimit(q.limit, DEFAULT_LIMIT, MAX_LIMIT);
+      const {
+        since: from,
+        highWater,
+        rows: found,
+      } = await changesPage(app.dbRead, { since, states, reasonId, limit: limit + 1 });
+      const page = found.slice(0, limit);
+      // More rows than the limit: stop at the newest row returned so the next call resumes there.
+      const serverNow = found.length > limit ? page[page.length - 1].changed_at : highWater;
+      const data = page.reverse().map((r) => ({
+        bill_id: r.bill_id,
+        bill_number: r.bill_number,
+        state_abbr: r.state_abbr,
+        title: r.title,
+        reason_id: r.reason_id,
+        reason_name: r.reason_name,
+        changed_at: r.changed_at,
+      }));
+      // A since later than high_water: echo server_now no earlier than since, so a client never moves backwards.
+      const now = serverNow < from && found.length <= limit ? from : serverNow;
+      return { data, summary: { since: from, server_now: now } };
+    },
+  );
 };
 
 /** GET /v1/changes. Encapsulated; errors in the envelope, authentication and limits from lds-http. */

@@ -14,7 +14,9 @@ export const REASONS = {
 
 export type ReasonName = keyof typeof REASONS;
 
-export const REASON_NAMES: Record<number, ReasonName> = Object.fromEntries(Object.entries(REASONS).map(([k, v]) => [v, k])) as Record<number, ReasonName>;
+export const REASON_NAMES: Record<number, ReasonName> = Object.fromEntries(
+  Object.entries(REASONS).map(([k, v]) => [v, k]),
+) as Record<number, ReasonName>;
 
 export const NOTIFY_CHANNEL = 'lds_changes';
 

@@ -103,7 +103,9 @@ export async function startRelay(ctx: RelayDeps): Promise<Relay> {
       const got = await lock.tend();
       lockFailures.ok();
       if (got !== 'acquired' || stopped) return;
-      const st = await db.query<{ last_seq: number; published_seq: number }>('SELECT last_seq, published_seq FROM relay_state WHERE id = 1');
+      const st = await db.query<{ last_seq: number; published_seq: number }>(
+        'SELECT last_seq, published_seq FROM relay_state WHERE id = 1',
+      );
       lastSeq = st.rows[0].last_seq;
       publishedSeq = st.rows[0].published_seq;
       persistedSeq = publishedSeq;
@@ -127,7 +129,12 @@ export async function startRelay(ctx: RelayDeps): Promise<Relay> {
    */
   const stamp = async (): Promise<ChangeEvent[] | undefined> => {
     const recorded = publishedSeq;
-    const { rows } = await db.query<ChangeEvent & { held: boolean; prev_seq: number | null }>(STAMP_SQL, [RELAY_LOCK_KEY, lock.pid ?? -1, BATCH, recorded]);
+    const { rows } = await db.query<ChangeEvent & { held: boolean; prev_seq: number | null }>(STAMP_SQL, [
+      RELAY_LOCK_KEY,
+      lock.pid ?? -1,
+      BATCH,
+      recorded,
+    ]);
     if (!rows[0].held) {
       lock.drop('advisory lock not held');
       return undefined;
@@ -161,27 +168,30 @@ export async function startRelay(ctx: RelayDeps): Promise<Relay> {
     if (persisting || persistRetry.pending || publishedSeq <= persistedSeq) return;
     const seq = publishedSeq;
     let failed = false;
-    persisting = db.query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [seq]).then(
-      () => {
-        if (seq > persistedSeq) persistedSeq = seq;
-        persistRetry.reset();
-        persistFailures.ok();
-      },
-      (err) => {
-        failed = true;
-        persistFailures.failed(err, { publishedSeq: seq });
-      },
-    ).finally(() => {
-      persisting = undefined;
-      if (stopped || publishedSeq <= persistedSeq) return;
-      // after a success a running cycle's stamp carries the cursor; a failure always retries on
-      // its timer (a cycle may not come: the relay may lose its lock in the same outage)
-      if (!failed) {
-        if (!cycles.busy) persistPublished();
-        return;
-      }
-      persistRetry.retry(persistPublished);
-    });
+    persisting = db
+      .query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [seq])
+      .then(
+        () => {
+          if (seq > persistedSeq) persistedSeq = seq;
+          persistRetry.reset();
+          persistFailures.ok();
+        },
+        (err) => {
+          failed = true;
+          persistFailures.failed(err, { publishedSeq: seq });
+        },
+      )
+      .finally(() => {
+        persisting = undefined;
+        if (stopped || publishedSeq <= persistedSeq) return;
+        // after a success a running cycle's stamp carries the cursor; a failure always retries on
+        // its timer (a cycle may not come: the relay may lose its lock in the same outage)
+        if (!failed) {
+          if (!cycles.busy) persistPublished();
+          return;
+        }
+        persistRetry.retry(persistPublished);
+      });
   };
 
   // a failed publish or cycle is tried again after a second (the change log keeps what failed)
@@ -191,7 +201,10 @@ export async function startRelay(ctx: RelayDeps): Promise<Relay> {
     while (publishedSeq < lastSeq && active && !stopped) {
       // The freshly stamped batch is published as is when it directly follows the cursor; after an
       // outage or a takeover the backlog is re-read from the change log.
-      const batch = fresh.length > 0 && fresh[0].seq === publishedSeq + 1 ? fresh : await eventsBySeq(db, publishedSeq, BATCH, lastSeq);
+      const batch =
+        fresh.length > 0 && fresh[0].seq === publishedSeq + 1
+          ? fresh
+          : await eventsBySeq(db, publishedSeq, BATCH, lastSeq);
       fresh = [];
       if (batch.length === 0) return;
       try {
@@ -257,7 +270,9 @@ export async function startRelay(ctx: RelayDeps): Promise<Relay> {
       await cycles.stop();
       await persisting;
       if (active && publishedSeq > persistedSeq) {
-        await db.query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [publishedSeq]).catch(() => undefined);
+        await db
+          .query('UPDATE relay_state SET published_seq = greatest(published_seq, $1) WHERE id = 1', [publishedSeq])
+          .catch(() => undefined);
       }
       await listener.close();
       active = false;

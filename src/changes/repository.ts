@@ -24,7 +24,10 @@ export interface ChangeFeedQuery {
 }
 
 /** The effective since, the high water and up to `limit` rows after since, oldest first (public timestamps). */
-export async function changesPage(db: Queryable, q: ChangeFeedQuery): Promise<{ since: string; highWater: string; rows: ChangeFeedRow[] }> {
+export async function changesPage(
+  db: Queryable,
+  q: ChangeFeedQuery,
+): Promise<{ since: string; highWater: string; rows: ChangeFeedRow[] }> {
   const { rows } = await db.query<Partial<ChangeFeedRow> & { since: string; high_water: string }>(
     `WITH rs AS (SELECT high_water FROM relay_state WHERE id = 1),
           lo AS (SELECT coalesce($1::timestamptz, now() - interval '1 hour') AS since)
@@ -44,12 +47,21 @@ export async function changesPage(db: Queryable, q: ChangeFeedQuery): Promise<{ 
     [q.since ?? null, q.states ?? null, q.reasonId ?? null, q.limit],
   );
   // the LEFT JOIN gives one row of nulls when nothing matched
-  const found = rows.filter((r): r is ChangeFeedRow & { since: string; high_water: string } => r.changed_at !== null && r.changed_at !== undefined);
+  const found = rows.filter(
+    (r): r is ChangeFeedRow & { since: string; high_water: string } =>
+      r.changed_at !== null && r.changed_at !== undefined,
+  );
   return {
     since: rows[0].since,
     highWater: rows[0].high_water,
     rows: found.map((r) => ({
-      bill_id: r.bill_id, bill_number: r.bill_number, state_abbr: r.state_abbr, title: r.title, reason_id: r.reason_id, reason_name: r.reason_name, changed_at: r.changed_at,
+      bill_id: r.bill_id,
+      bill_number: r.bill_number,
+      state_abbr: r.state_abbr,
+      title: r.title,
+      reason_id: r.reason_id,
+      reason_name: r.reason_name,
+      changed_at: r.changed_at,
     })),
   };
 }

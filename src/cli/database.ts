@@ -47,4 +47,3 @@ export function fail(err: unknown): never {
   process.stderr.write(`lds: ${(err as Error).message ?? String(err)}\n`);
   process.exit(1);
 }
-

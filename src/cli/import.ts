@@ -19,7 +19,9 @@ export const IMPORTERS: Record<string, (pool: Pool, target: string, opts: Report
 export function registerIngestCommands(program: Command): void {
   program
     .command('import')
-    .description('Import real legislative data. Kinds: legiscan (dataset folder of JSON/XML or getDataset zip), openstates-people (people repo data/ folder), congress-legislators (YAML folder), congress (unitedstates/congress data folder). Re-running is idempotent; changes are recorded only where data changed.')
+    .description(
+      'Import real legislative data. Kinds: legiscan (dataset folder of JSON/XML or getDataset zip), openstates-people (people repo data/ folder), congress-legislators (YAML folder), congress (unitedstates/congress data folder). Re-running is idempotent; changes are recorded only where data changed.',
+    )
     .argument('<kind>', Object.keys(IMPORTERS).join(' | '))
     .argument('<path>', 'file or folder to import')
     .option('--quiet', 'no progress output')
@@ -49,6 +51,7 @@ export function registerIngestCommands(program: Command): void {
       const rows = await withDatabase((db) => unmappedSubjects(db.pool, Math.max(1, Number(opts.limit) || 100)));
       if (opts.json) return void process.stdout.write(JSON.stringify(rows) + '\n');
       if (rows.length === 0) return void process.stdout.write('every subject reaches a topic\n');
-      for (const r of rows) process.stdout.write(`${String(r.bill_count).padStart(7)}  ${(r.state ?? '--').padEnd(3)} ${r.subject_name}\n`);
+      for (const r of rows)
+        process.stdout.write(`${String(r.bill_count).padStart(7)}  ${(r.state ?? '--').padEnd(3)} ${r.subject_name}\n`);
     });
 }

@@ -14,13 +14,30 @@ export function registerKeyCommands(program: Command): void {
     .option('--burst <n>', 'requests per second (default DEFAULT_BURST_LIMIT)', positiveInt('--burst'))
     .option('--json', 'print one JSON object (api_key, api_key_id, org_name, tier, monthly_cap, burst_limit)')
     .action(async (opts: { org: string; tier: string; monthlyCap?: number; burst?: number; json?: boolean }) => {
-      if (!TIER_CAPS[opts.tier] && opts.monthlyCap === undefined) fail(new Error(`unknown tier "${opts.tier}": use ${Object.keys(TIER_CAPS).join(', ')} or give --monthly-cap`));
+      if (!TIER_CAPS[opts.tier] && opts.monthlyCap === undefined)
+        fail(new Error(`unknown tier "${opts.tier}": use ${Object.keys(TIER_CAPS).join(', ')} or give --monthly-cap`));
       await withDatabase(async (db, config) => {
-        const k = await createKey(db.pool, { org: opts.org, tier: opts.tier, monthlyCap: opts.monthlyCap, burst: opts.burst }, config.defaultBurst);
+        const k = await createKey(
+          db.pool,
+          { org: opts.org, tier: opts.tier, monthlyCap: opts.monthlyCap, burst: opts.burst },
+          config.defaultBurst,
+        );
         if (opts.json) {
-          process.stdout.write(JSON.stringify({ api_key: k.api_key, api_key_id: k.api_key_id, org_name: k.org_name, tier: k.tier, monthly_cap: k.monthly_cap, burst_limit: k.burst_limit, created_at: k.created_at }) + '\n');
+          process.stdout.write(
+            JSON.stringify({
+              api_key: k.api_key,
+              api_key_id: k.api_key_id,
+              org_name: k.org_name,
+              tier: k.tier,
+              monthly_cap: k.monthly_cap,
+              burst_limit: k.burst_limit,
+              created_at: k.created_at,
+            }) + '\n',
+          );
         } else {
-          process.stdout.write(`api_key_id: ${k.api_key_id}\norg:        ${k.org_name}\ntier:       ${k.tier} (${k.monthly_cap.toLocaleString('en-US')} requests/month, ${k.burst_limit}/s burst)\n\napi_key:    ${k.api_key}\n\nStore the key now: it is kept hashed and cannot be shown again.\n`);
+          process.stdout.write(
+            `api_key_id: ${k.api_key_id}\norg:        ${k.org_name}\ntier:       ${k.tier} (${k.monthly_cap.toLocaleString('en-US')} requests/month, ${k.burst_limit}/s burst)\n\napi_key:    ${k.api_key}\n\nStore the key now: it is kept hashed and cannot be shown again.\n`,
+          );
         }
       }).catch(fail);
     });
@@ -34,7 +51,9 @@ export function registerKeyCommands(program: Command): void {
         if (opts.json) return void process.stdout.write(JSON.stringify(rows) + '\n');
         if (rows.length === 0) return void process.stdout.write('no keys\n');
         for (const k of rows) {
-          process.stdout.write(`${k.api_key_id}  ${k.key_prefix}…  ${k.org_name.padEnd(20)} ${k.tier.padEnd(10)} cap ${String(k.monthly_cap).padStart(9)}  burst ${String(k.burst_limit).padStart(4)}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\n`);
+          process.stdout.write(
+            `${k.api_key_id}  ${k.key_prefix}…  ${k.org_name.padEnd(20)} ${k.tier.padEnd(10)} cap ${String(k.monthly_cap).padStart(9)}  burst ${String(k.burst_limit).padStart(4)}  ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'}\n`,
+          );
         }
       }).catch(fail);
     });

@@ -14,7 +14,9 @@ export function buildCli(): Command {
   const program = new Command();
   program
     .name('lds')
-    .description('Legislative Data Service: HTTP/JSON API over US legislative data with a realtime gateway.\nSettings come from the environment; run `lds config` to list them.')
+    .description(
+      'Legislative Data Service: HTTP/JSON API over US legislative data with a realtime gateway.\nSettings come from the environment; run `lds config` to list them.',
+    )
     .showHelpAfterError();
 
   registerServeCommand(program);
@@ -30,15 +32,27 @@ export function buildCli(): Command {
 
   program
     .command('seed')
-    .description('Generate the deterministic demo corpus (all 52 jurisdictions, every resource). Replaces existing demo data.')
-    .option('--scale <bills>', 'number of bills to generate (default 30000; up to 1000000 for benchmarks)', positiveInt('--scale'))
+    .description(
+      'Generate the deterministic demo corpus (all 52 jurisdictions, every resource). Replaces existing demo data.',
+    )
+    .option(
+      '--scale <bills>',
+      'number of bills to generate (default 30000; up to 1000000 for benchmarks)',
+      positiveInt('--scale'),
+    )
     .option('--seed <n>', 'PRNG seed: the same seed gives the same rows', positiveInt('--seed'), 1)
     .action(async (opts: { scale?: number; seed: number }) => {
       await withDatabase(async (db) => {
         const started = Date.now();
-        const result = await seed(db.pool, { bills: opts.scale ?? 30_000, seed: opts.seed, progress: process.stderr.isTTY === true, log: (m) => process.stderr.write(m + '\n') });
+        const result = await seed(db.pool, {
+          bills: opts.scale ?? 30_000,
+          seed: opts.seed,
+          progress: process.stderr.isTTY === true,
+          log: (m) => process.stderr.write(m + '\n'),
+        });
         process.stdout.write(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-        for (const [table, n] of Object.entries(result.counts)) process.stdout.write(`  ${table.padEnd(20)} ${n.toLocaleString('en-US')}\n`);
+        for (const [table, n] of Object.entries(result.counts))
+          process.stdout.write(`  ${table.padEnd(20)} ${n.toLocaleString('en-US')}\n`);
       }).catch(fail);
     });
 
@@ -46,10 +60,13 @@ export function buildCli(): Command {
 
   program
     .command('config')
-    .description('List every setting (environment variable, default, accepted values) and check the current environment.')
+    .description(
+      'List every setting (environment variable, default, accepted values) and check the current environment.',
+    )
     .action(() => {
       loadConfigOrExit();
-      for (const s of settingsTable()) process.stdout.write(`${s.env.padEnd(26)} ${s.default.padEnd(14)} ${s.description} (${s.accepts})\n`);
+      for (const s of settingsTable())
+        process.stdout.write(`${s.env.padEnd(26)} ${s.default.padEnd(14)} ${s.description} (${s.accepts})\n`);
     });
 
   registerIngestCommands(program);

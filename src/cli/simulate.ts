@@ -21,7 +21,9 @@ function positive(name: string) {
 export function registerSimulateCommand(program: Command): void {
   program
     .command('simulate')
-    .description('Simulate legislative activity (new bills, referrals, votes, status moves, texts, amendments) on existing sessions, through the same writer path as imports, so the change feed and stream come alive. It rewrites the bills it touches, so it refuses states holding imported data unless --force.')
+    .description(
+      'Simulate legislative activity (new bills, referrals, votes, status moves, texts, amendments) on existing sessions, through the same writer path as imports, so the change feed and stream come alive. It rewrites the bills it touches, so it refuses states holding imported data unless --force.',
+    )
     .option('--rate <n>', 'actions per second', positive('--rate'), 2)
     .option('--count <n>', 'stop after this many actions', positive('--count'))
     .option('--duration <d>', 'stop after this long (e.g. 30s, 5m)', parseDuration)
@@ -46,7 +48,10 @@ export function registerSimulateCommand(program: Command): void {
           states,
           force: opts.force === true,
           signal: ac.signal,
-          onAction: (r, n) => process.stdout.write(`${String(n).padStart(6)}  ${r.state}  ${r.bill_number.padEnd(8)} ${r.action.padEnd(9)} ${r.what}\n`),
+          onAction: (r, n) =>
+            process.stdout.write(
+              `${String(n).padStart(6)}  ${r.state}  ${r.bill_number.padEnd(8)} ${r.action.padEnd(9)} ${r.what}\n`,
+            ),
         }),
       ).catch((err: Error) => {
         process.stderr.write(`lds: ${err.message}\n`);

@@ -19,22 +19,30 @@ async function localTarget(): Promise<{ url: string; db: Database }> {
 }
 
 const httpUrl = (v: string) => {
-  if (!/^https?:\/\/[^/]+/.test(v)) throw new InvalidArgumentError('--from takes the service address, e.g. http://localhost:8080');
+  if (!/^https?:\/\/[^/]+/.test(v))
+    throw new InvalidArgumentError('--from takes the service address, e.g. http://localhost:8080');
   return v.replace(/\/+$/, '');
 };
 const pgUrl = (v: string) => {
-  if (!/^postgres(ql)?:\/\//.test(v)) throw new InvalidArgumentError('--into takes a PostgreSQL URL, e.g. postgres://user@localhost:5432/warehouse');
+  if (!/^postgres(ql)?:\/\//.test(v))
+    throw new InvalidArgumentError('--into takes a PostgreSQL URL, e.g. postgres://user@localhost:5432/warehouse');
   return v;
 };
 
 export function registerSyncCommand(program: Command): void {
   program
     .command('sync')
-    .description('Copy everything into a PostgreSQL database: the newest bulk file, then the change feed from its cursor (changed bills re-fetched whole). ' +
-      'Stores its cursor in the target, so a restart resumes where it stopped. Tables lds_bills, lds_roll_calls, lds_legislators, … hold each record as the API returns it (jsonb).')
+    .description(
+      'Copy everything into a PostgreSQL database: the newest bulk file, then the change feed from its cursor (changed bills re-fetched whole). ' +
+        'Stores its cursor in the target, so a restart resumes where it stopped. Tables lds_bills, lds_roll_calls, lds_legislators, … hold each record as the API returns it (jsonb).',
+    )
     .requiredOption('--from <url>', 'address of the service', httpUrl)
     .requiredOption('--key <key>', 'API key (or LDS_API_KEY)', process.env.LDS_API_KEY)
-    .option('--into <url>', `target PostgreSQL URL (default: a database ${LOCAL_COPY} on the service's local PostgreSQL, created if missing)`, pgUrl)
+    .option(
+      '--into <url>',
+      `target PostgreSQL URL (default: a database ${LOCAL_COPY} on the service's local PostgreSQL, created if missing)`,
+      pgUrl,
+    )
     .option('--follow', 'keep following the change feed (woken by the event stream) until interrupted')
     .action(async (opts: { from: string; key: string; into?: string; follow?: boolean }) => {
       const local = opts.into ? undefined : await localTarget().catch(fail);
@@ -44,8 +52,10 @@ export function registerSyncCommand(program: Command): void {
       process.once('SIGTERM', () => ac.abort());
       try {
         const r = await runSync({ ...opts, into, signal: ac.signal, log: (m) => process.stderr.write(`sync: ${m}\n`) });
-        process.stdout.write(`${r.loadedSnapshot ? `loaded ${r.records} records, ` : ''}applied ${r.changes} changes; cursor ${r.cursor}` +
-          `${local ? ` (into ${LOCAL_COPY})` : ''}\n`);
+        process.stdout.write(
+          `${r.loadedSnapshot ? `loaded ${r.records} records, ` : ''}applied ${r.changes} changes; cursor ${r.cursor}` +
+            `${local ? ` (into ${LOCAL_COPY})` : ''}\n`,
+        );
       } catch (err) {
         if (!ac.signal.aborted) fail(err);
       } finally {

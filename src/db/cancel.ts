@@ -6,7 +6,12 @@ import pg from 'pg';
 import type { Pool, PoolClient, Queryable } from './pool.js';
 
 interface Wire {
-  connection: { connect(port: number | string, host?: string): void; on(ev: string, fn: (...a: unknown[]) => void): void; cancel(pid: number, secret: number): void; end(): void };
+  connection: {
+    connect(port: number | string, host?: string): void;
+    on(ev: string, fn: (...a: unknown[]) => void): void;
+    cancel(pid: number, secret: number): void;
+    end(): void;
+  };
   host: string;
   port: number;
 }

@@ -57,7 +57,9 @@ async function binaries(): Promise<Binaries> {
   try {
     return (await import(pkg)) as Binaries;
   } catch {
-    throw new Error(`embedded PostgreSQL is not available for ${process.platform}-${process.arch} (package ${pkg} is missing); set DATABASE_URL to use an external PostgreSQL`);
+    throw new Error(
+      `embedded PostgreSQL is not available for ${process.platform}-${process.arch} (package ${pkg} is missing); set DATABASE_URL to use an external PostgreSQL`,
+    );
   }
 }
 
@@ -65,7 +67,10 @@ async function binaries(): Promise<Binaries> {
 async function runAs(log: Logger): Promise<{ uid?: number; gid?: number }> {
   if (os.userInfo().uid !== 0) return {};
   const lookup = async () => {
-    const [{ stdout: u }, { stdout: g }] = await Promise.all([execFileAsync('id', ['-u', 'postgres']), execFileAsync('id', ['-g', 'postgres'])]);
+    const [{ stdout: u }, { stdout: g }] = await Promise.all([
+      execFileAsync('id', ['-u', 'postgres']),
+      execFileAsync('id', ['-g', 'postgres']),
+    ]);
     return { uid: Number(u.trim()), gid: Number(g.trim()) };
   };
   try {
@@ -80,14 +85,31 @@ async function runAs(log: Logger): Promise<{ uid?: number; gid?: number }> {
   }
 }
 
-function run(cmd: string, args: string[], ids: { uid?: number; gid?: number }, env: NodeJS.ProcessEnv = {}): Promise<string> {
+function run(
+  cmd: string,
+  args: string[],
+  ids: { uid?: number; gid?: number },
+  env: NodeJS.ProcessEnv = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { ...ids, env: { ...env, LC_MESSAGES: 'C', LANG: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, {
+      ...ids,
+      env: { ...env, LC_MESSAGES: 'C', LANG: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${path.basename(cmd)} exited with code ${code}: ${out.trim().split('\n').slice(-5).join(' | ')}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(out)
+        : reject(
+            new Error(
+              `${path.basename(cmd)} exited with code ${code}: ${out.trim().split('\n').slice(-5).join(' | ')}`,
+            ),
+          ),
+    );
   });
 }
 
@@ -162,9 +184,10 @@ async function ensureDatabase(c: Credentials, port: number, database: string): P
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-    if (!rowCount) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err: { code?: string }) => {
-      if (err.code !== '42P04') throw err; // created concurrently by another process
-    });
+    if (!rowCount)
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err; // created concurrently by another process
+      });
   } finally {
     await client.end();
   }
@@ -178,14 +201,26 @@ async function assertReachable(dir: string, ids: { uid?: number }): Promise<void
     cur = path.dirname(cur);
     const st = await fs.stat(cur);
     if ((st.mode & 0o001) === 0 && st.uid !== ids.uid) {
-      throw new Error(`the embedded PostgreSQL runs as user "postgres", which cannot enter ${cur}; choose a DATA_DIR outside it or run: chmod o+x ${cur}`);
+      throw new Error(
+        `the embedded PostgreSQL runs as user "postgres", which cannot enter ${cur}; choose a DATA_DIR outside it or run: chmod o+x ${cur}`,
+      );
     }
   }
 }
 
 function startArgs(pgdir: string, port: number): string[] {
-  return ['start', '-D', pgdir, '-w', '-t', '60', '-l', path.join(pgdir, 'server.log'), '-o',
-    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=300 -c shared_buffers=256MB`];
+  return [
+    'start',
+    '-D',
+    pgdir,
+    '-w',
+    '-t',
+    '60',
+    '-l',
+    path.join(pgdir, 'server.log'),
+    '-o',
+    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=300 -c shared_buffers=256MB`,
+  ];
 }
 
 /**
@@ -193,7 +228,11 @@ function startArgs(pgdir: string, port: number): string[] {
  * its owner's bookkeeping: for operators' scripts and for tests that restart the database under a
  * running service. mode: pg_ctl's shutdown mode (`immediate` is a crash as far as clients see).
  */
-export async function controlEmbedded(dataDir: string, action: { stop: 'smart' | 'fast' | 'immediate' } | { start: number }, log: Logger): Promise<void> {
+export async function controlEmbedded(
+  dataDir: string,
+  action: { stop: 'smart' | 'fast' | 'immediate' } | { start: number },
+  log: Logger,
+): Promise<void> {
   const pgdir = path.join(path.resolve(dataDir), 'pg');
   const bins = await binaries();
   const ids = await runAs(log);
@@ -213,7 +252,9 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedHand
   const creds = await credentials(dataDir);
 
   const stopCluster = async () => {
-    await run(bins.pg_ctl, ['stop', '-D', pgdir, '-m', 'fast', '-w', '-t', '60'], ids).catch((err) => log.warn({ err }, 'embedded PostgreSQL did not stop cleanly'));
+    await run(bins.pg_ctl, ['stop', '-D', pgdir, '-m', 'fast', '-w', '-t', '60'], ids).catch((err) =>
+      log.warn({ err }, 'embedded PostgreSQL did not stop cleanly'),
+    );
   };
   const handle = (port: number, owned: boolean): EmbeddedHandle => {
     let stopped = false;
@@ -251,7 +292,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedHand
       if (await canConnect(urlFor(creds, running.port, 'postgres'))) return startEmbedded(opts);
       if (!pidAlive(running.pid)) break;
     }
-    if (pidAlive(running.pid)) throw new Error(`${pgdir}/postmaster.pid names process ${running.pid}, which is alive but is not answering on port ${running.port}; stop it or remove the lock`);
+    if (pidAlive(running.pid))
+      throw new Error(
+        `${pgdir}/postmaster.pid names process ${running.pid}, which is alive but is not answering on port ${running.port}; stop it or remove the lock`,
+      );
   }
   if (running) {
     log.warn({ pid: running.pid }, 'removing the stale lock of a crashed embedded PostgreSQL');
@@ -268,7 +312,22 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedHand
     await fs.writeFile(pwfile, creds.password + '\n', { mode: 0o644 });
     if (ids.uid !== undefined) await fs.chown(pgdir, ids.uid, ids.gid!);
     try {
-      await run(bins.initdb, ['-D', pgdir, '-U', creds.user, `--pwfile=${pwfile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-instructions'], ids);
+      await run(
+        bins.initdb,
+        [
+          '-D',
+          pgdir,
+          '-U',
+          creds.user,
+          `--pwfile=${pwfile}`,
+          '--auth=scram-sha-256',
+          '-E',
+          'UTF8',
+          '--locale=C',
+          '--no-instructions',
+        ],
+        ids,
+      );
     } finally {
       await fs.rm(pwfile, { force: true });
     }
@@ -278,7 +337,10 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedHand
   // 3. Start it on the preferred port, or any free one.
   let lastErr: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = attempt === 0 && opts.preferredPort > 0 && (await portFree(opts.preferredPort)) ? opts.preferredPort : await freePort();
+    const port =
+      attempt === 0 && opts.preferredPort > 0 && (await portFree(opts.preferredPort))
+        ? opts.preferredPort
+        : await freePort();
     try {
       await run(bins.pg_ctl, startArgs(pgdir, port), ids);
       log.info({ port, dir: pgdir }, 'embedded PostgreSQL started');
@@ -290,7 +352,8 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<EmbeddedHand
       lastErr = err;
       log.warn({ err: (err as Error).message, port }, 'embedded PostgreSQL failed to start; retrying on another port');
       const again = readPostmaster(pgdir);
-      if (again && pidAlive(again.pid) && (await canConnect(urlFor(creds, again.port, 'postgres')))) return startEmbedded(opts); // another process won the race
+      if (again && pidAlive(again.pid) && (await canConnect(urlFor(creds, again.port, 'postgres'))))
+        return startEmbedded(opts); // another process won the race
     }
   }
   throw new Error(`embedded PostgreSQL could not start: ${(lastErr as Error).message}`);

@@ -7,7 +7,17 @@ import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 
 // Node socket errors that mean the server is unreachable or went away.
-const NET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const NET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 // SQLSTATEs: class 08 (connection exception), 57P01-57P03 (admin/crash shutdown, cannot connect
 // now: starting up, shutting down, in recovery), 53300 (too many connections: a restart storm).
 const SQL_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
@@ -60,7 +70,10 @@ export class DatabaseStatus extends EventEmitter {
     this.down = true;
     this.since = Date.now();
     const reason = err instanceof Error ? err.message : String(err);
-    this.log?.warn({ reason }, 'database unavailable: requests answer 503 and background work retries until it returns');
+    this.log?.warn(
+      { reason },
+      'database unavailable: requests answer 503 and background work retries until it returns',
+    );
     this.emit('down');
     this.schedule();
   }
@@ -88,7 +101,9 @@ export class DatabaseStatus extends EventEmitter {
     try {
       await Promise.race([
         this.pool.query('SELECT 1'),
-        new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS); }),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('probe timed out')), PROBE_TIMEOUT_MS);
+        }),
       ]);
     } catch {
       this.schedule();
@@ -142,7 +157,14 @@ export function retryLog(log: RetryLogger, msg: string) {
  * database is unreachable belongs to the pool's outage, which its status logs once when it begins
  * and once when it ends, so here it is debug detail; any other failure is logged at `level`.
  */
-export function logFailure(pool: pg.Pool, log: RetryLogger & { error(obj: object, msg: string): void }, level: 'warn' | 'error', err: unknown, msg: string, extra: object = {}): void {
+export function logFailure(
+  pool: pg.Pool,
+  log: RetryLogger & { error(obj: object, msg: string): void },
+  level: 'warn' | 'error',
+  err: unknown,
+  msg: string,
+  extra: object = {},
+): void {
   if (isDatabaseUnavailable(err)) {
     databaseStatus(pool).failed(err);
     log.debug({ err, ...extra }, msg);

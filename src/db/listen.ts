@@ -16,7 +16,10 @@ const RESTART_MIN_MS = 1000;
 const RESTART_MAX_MS = 10_000;
 
 // pg-listen is CommonJS with `exports.default`; under ESM the function sits one level down.
-type CreateSubscriber = (config: { connectionString: string; application_name?: string }, options: Options) => Subscriber;
+type CreateSubscriber = (
+  config: { connectionString: string; application_name?: string },
+  options: Options,
+) => Subscriber;
 const mod = pgListen as unknown as { default?: CreateSubscriber };
 const createSubscriber: CreateSubscriber = mod.default ?? (pgListen as unknown as CreateSubscriber);
 
@@ -42,7 +45,12 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
       // pg-listen retries a lost connection for retryTimeout, then emits a final error and stops;
       // we then start a fresh subscriber (below). A finite timeout, not Infinity, because
       // pg-listen's retry loop ignores close(): closed during an outage, it must end on its own.
-      { retryTimeout: 10_000, retryInterval: (n: number) => Math.min(250 * 2 ** n, 2000), paranoidChecking: 10_000, parse: (raw: string) => raw },
+      {
+        retryTimeout: 10_000,
+        retryInterval: (n: number) => Math.min(250 * 2 ** n, 2000),
+        paranoidChecking: 10_000,
+        parse: (raw: string) => raw,
+      },
     );
     sub = s;
     let restarting = false;

@@ -9,7 +9,9 @@ import { inTransaction } from './pool.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // Works from src/ (tests) and from dist/ (the SQL files ship in src/db/migrations, not compiled).
-export const MIGRATIONS_DIR = existsSync(path.join(here, 'migrations')) ? path.join(here, 'migrations') : path.resolve(here, '../../src/db/migrations');
+export const MIGRATIONS_DIR = existsSync(path.join(here, 'migrations'))
+  ? path.join(here, 'migrations')
+  : path.resolve(here, '../../src/db/migrations');
 
 const LOCK_ID = 7_310_001;
 

@@ -19,7 +19,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(config: Config, log: Logger, mode: 'server' | 'client', poolSize = config.dbPoolSize): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  log: Logger,
+  mode: 'server' | 'client',
+  poolSize = config.dbPoolSize,
+): Promise<Database> {
   let embedded: EmbeddedHandle | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -37,7 +42,8 @@ export async function openDatabase(config: Config, log: Logger, mode: 'server' |
   // Pools of their own for the two kinds of read one tenant can multiply: expensive searches and
   // stream catch-ups. Each is small, so together they hold at most a few connections (and, with
   // READ_PARALLEL_WORKERS, cores) of the database, and the read pool stays free for cheap reads.
-  const side = (size: number, name: string) => (serving && size > 0 ? createPool(readUrl, size, name, reading) : readPool);
+  const side = (size: number, name: string) =>
+    serving && size > 0 ? createPool(readUrl, size, name, reading) : readPool;
   const expensivePool = side(config.expensiveReadPoolSize, 'lds-read-expensive');
   const streamPool = side(config.streamReplayPoolSize, 'lds-stream-replay');
   const pools = [...new Set([pool, readPool, expensivePool, streamPool])];
@@ -87,12 +93,18 @@ async function waitForDatabase(pool: Pool, timeoutMs: number, log: Logger): Prom
     } catch (err) {
       const waited = Date.now() - start;
       if (!isDatabaseUnavailable(err) || waited >= timeoutMs) {
-        if (timeoutMs > 0 && waited >= timeoutMs) throw new Error(`still unreachable after ${Math.round(waited / 1000)} s (DB_START_TIMEOUT_MS): ${(err as Error).message}`);
+        if (timeoutMs > 0 && waited >= timeoutMs)
+          throw new Error(
+            `still unreachable after ${Math.round(waited / 1000)} s (DB_START_TIMEOUT_MS): ${(err as Error).message}`,
+          );
         throw err;
       }
       if (Date.now() - lastLog >= 5000) {
         lastLog = Date.now();
-        log.warn({ attempt, waited_ms: waited, timeout_ms: timeoutMs, reason: (err as Error).message }, 'waiting for PostgreSQL to accept connections');
+        log.warn(
+          { attempt, waited_ms: waited, timeout_ms: timeoutMs, reason: (err as Error).message },
+          'waiting for PostgreSQL to accept connections',
+        );
       }
       await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(0, timeoutMs - waited))));
     }

@@ -28,8 +28,16 @@ export function createPool(url: string, max = 10, name = 'lds', opts: PoolOption
   const timeout = opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {};
   // Session settings in the startup packet too (libpq's `options`), so no statement of the pool
   // ever runs without them and no round trip is spent setting them.
-  const options = opts.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${opts.parallelWorkers}` } : {};
-  const pool = new pg.Pool({ connectionString: url, max, application_name: name, idleTimeoutMillis: 30000, ...timeout, ...options });
+  const options =
+    opts.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${opts.parallelWorkers}` } : {};
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: name,
+    idleTimeoutMillis: 30000,
+    ...timeout,
+    ...options,
+  });
   const status = databaseStatus(pool);
   const lost = (err: Error) => status.failed(err);
   // A client losing its connection (database restart) must not crash the process. pg-pool listens
@@ -56,7 +64,10 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
  * Runs fn inside a transaction on a client the caller holds (and releases): for work that keeps
  * session state across transactions on one connection, such as a session advisory lock.
  */
-export async function inTransaction<C extends Pick<pg.PoolClient, 'query'>, T>(client: C, fn: (client: C) => Promise<T>): Promise<T> {
+export async function inTransaction<C extends Pick<pg.PoolClient, 'query'>, T>(
+  client: C,
+  fn: (client: C) => Promise<T>,
+): Promise<T> {
   await client.query('BEGIN');
   try {
     const result = await fn(client);

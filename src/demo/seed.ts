@@ -36,20 +36,38 @@ export interface SeedResult {
 export { RECENT_CHANGES } from './seed/corpus.js';
 
 // roll_call_votes is named because it has no foreign keys (migration 071), so CASCADE does not reach it.
-const DOMAIN_TABLES = ['bills', 'sessions', 'people', 'committees', 'hearings', 'candidates', 'subjects', 'roll_call_votes', 'text_diff_queue'];
+const DOMAIN_TABLES = [
+  'bills',
+  'sessions',
+  'people',
+  'committees',
+  'hearings',
+  'candidates',
+  'subjects',
+  'roll_call_votes',
+  'text_diff_queue',
+];
 const SOURCED_TABLES = ['bills', 'sessions', 'people', 'committees'];
 
 async function clearDemo(c: PoolClient): Promise<void> {
   for (const t of SOURCED_TABLES) {
     const { rows } = await c.query(`SELECT 1 FROM ${t} WHERE source <> 'demo' LIMIT 1`);
-    if (rows.length) throw new Error(`the database holds imported data (${t} with source other than 'demo'); seed the demo corpus into a separate database`);
+    if (rows.length)
+      throw new Error(
+        `the database holds imported data (${t} with source other than 'demo'); seed the demo corpus into a separate database`,
+      );
   }
   // CASCADE reaches every table referencing these (sub-resources, votes, members, links).
   await c.query(`TRUNCATE ${DOMAIN_TABLES.join(', ')} CASCADE`);
   await c.query('DELETE FROM changes WHERE bill_id >= $1 AND bill_id < $2', [DEMO_ID_BASE, DEMO_ID_END]);
 }
 
-async function load(c: PoolClient, batches: CopyBatch[], counts: Record<string, number>, seconds: Record<string, number>): Promise<void> {
+async function load(
+  c: PoolClient,
+  batches: CopyBatch[],
+  counts: Record<string, number>,
+  seconds: Record<string, number>,
+): Promise<void> {
   for (const b of batches) {
     const t0 = performance.now();
     counts[b.table] = (counts[b.table] ?? 0) + (await writeBatch(c, b));
@@ -58,16 +76,50 @@ async function load(c: PoolClient, batches: CopyBatch[], counts: Record<string, 
 }
 
 /** Every table the seed writes; their indexes and foreign keys are rebuilt after the load. */
-const LOADED_TABLES = ['sessions', 'people', 'committees', 'committee_members', 'subjects', 'subject_topics', 'bills', 'bill_sponsors', 'bill_history',
-  'bill_texts', 'roll_calls', 'roll_call_votes', 'bill_subjects', 'bill_topics', 'amendments', 'bill_referrals', 'bill_calendar', 'supplements',
-  'bill_sasts', 'bill_citations', 'bill_analyses', 'hearings', 'candidates', 'candidacies'];
+const LOADED_TABLES = [
+  'sessions',
+  'people',
+  'committees',
+  'committee_members',
+  'subjects',
+  'subject_topics',
+  'bills',
+  'bill_sponsors',
+  'bill_history',
+  'bill_texts',
+  'roll_calls',
+  'roll_call_votes',
+  'bill_subjects',
+  'bill_topics',
+  'amendments',
+  'bill_referrals',
+  'bill_calendar',
+  'supplements',
+  'bill_sasts',
+  'bill_citations',
+  'bill_analyses',
+  'hearings',
+  'candidates',
+  'candidacies',
+];
 
 /** Generates and loads every row; returns the counts and the change-log entries to record. */
-async function fill(c: PoolClient, total: number, opts: SeedOptions, seconds: Record<string, number>, phase: (name: string) => void): Promise<{ counts: Record<string, number>; changes: ChangeInput[] }> {
+async function fill(
+  c: PoolClient,
+  total: number,
+  opts: SeedOptions,
+  seconds: Record<string, number>,
+  phase: (name: string) => void,
+): Promise<{ counts: Record<string, number>; changes: ChangeInput[] }> {
   const log = opts.log ?? (() => undefined);
   const counts: Record<string, number> = {};
   const ctx = await loadContext(c, opts.seed ?? 1);
-  const bar = opts.progress ? new cliProgress.SingleBar({ format: 'seeding bills [{bar}] {percentage}% {value}/{total} | {eta}s left', hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+  const bar = opts.progress
+    ? new cliProgress.SingleBar(
+        { format: 'seeding bills [{bar}] {percentage}% {value}/{total} | {eta}s left', hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
   bar?.start(total, 0);
   const source = corpusSource(ctx, total);
   let lastLine = Date.now();
@@ -115,7 +167,9 @@ export async function seed(db: Pool, opts: SeedOptions = {}): Promise<SeedResult
     // than the default pglz (where the server has it).
     await c.query(`SET LOCAL synchronous_commit = off`);
     await c.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-    const { rows: lz4 } = await c.query(`SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)`);
+    const { rows: lz4 } = await c.query(
+      `SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)`,
+    );
     if (lz4.length) await c.query(`SET LOCAL default_toast_compression = 'lz4'`);
     await clearDemo(c);
     const deferred = await deferIndexes(c, LOADED_TABLES);
@@ -124,10 +178,16 @@ export async function seed(db: Pool, opts: SeedOptions = {}): Promise<SeedResult
     const counts = filled.counts;
     tPhase = performance.now();
     await restoreIndexes(c, deferred, (name) => phase(name, name.includes('indexes') ? 'indexes' : 'foreign_keys'));
-    await c.query(`UPDATE subjects s SET bill_count = n FROM (SELECT subject_id, count(*)::int AS n FROM bill_subjects GROUP BY subject_id) x WHERE x.subject_id = s.subject_id`);
+    await c.query(
+      `UPDATE subjects s SET bill_count = n FROM (SELECT subject_id, count(*)::int AS n FROM bill_subjects GROUP BY subject_id) x WHERE x.subject_id = s.subject_id`,
+    );
     // Citation and analysis ids were given explicitly (for determinism); move the sequences past them.
-    await c.query(`SELECT setval(pg_get_serial_sequence('bill_citations', 'id'), greatest((SELECT max(id) FROM bill_citations), 1))`);
-    await c.query(`SELECT setval(pg_get_serial_sequence('bill_analyses', 'id'), greatest((SELECT max(id) FROM bill_analyses), 1))`);
+    await c.query(
+      `SELECT setval(pg_get_serial_sequence('bill_citations', 'id'), greatest((SELECT max(id) FROM bill_citations), 1))`,
+    );
+    await c.query(
+      `SELECT setval(pg_get_serial_sequence('bill_analyses', 'id'), greatest((SELECT max(id) FROM bill_analyses), 1))`,
+    );
     counts.changes = await recordChanges(c, filled.changes);
     return counts;
   });

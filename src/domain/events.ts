@@ -2,10 +2,18 @@
 // description. A StatusChange always emits status_change; moves into certain ladder steps emit a
 // second, more specific event as well, so a subscriber can listen for "signed" alone.
 
-export const EVENT_NAMES = ['bill_introduced', 'status_change', 'vote_recorded', 'text_updated', 'passed', 'vetoed', 'signed', 'amendment_added'] as const;
+export const EVENT_NAMES = [
+  'bill_introduced',
+  'status_change',
+  'vote_recorded',
+  'text_updated',
+  'passed',
+  'vetoed',
+  'signed',
+  'amendment_added',
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 export const EVENT_SET = new Set<string>(EVENT_NAMES);
-
 
 /** change reason → events; StatusChange adds the ladder events below. */
 export const REASON_EVENTS: Record<string, EventName[]> = {

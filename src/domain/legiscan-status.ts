@@ -33,7 +33,9 @@ export const LEGISCAN_TO_LADDER: Readonly<Record<number, number>> = Object.freez
  * when there is none). Chaptered is status 4 with Passed then Chaptered, as LegiScan sends a
  * chaptered bill (its WA SB 5048: events 8 and 4 the same day, status 4).
  */
-export const LADDER_TO_LEGISCAN: Readonly<Record<number, { status: number; progress: number; events: readonly number[] }>> = Object.freeze({
+export const LADDER_TO_LEGISCAN: Readonly<
+  Record<number, { status: number; progress: number; events: readonly number[] }>
+> = Object.freeze({
   1: { status: 1, progress: 1, events: [] }, // Introduced
   2: { status: 1, progress: 9, events: [9] }, // In Committee: still status Introduced, progress Refer
   3: { status: 2, progress: 2, events: [2] }, // Passed One Chamber: Engrossed
@@ -59,7 +61,8 @@ const LAW_TYPES = new Set(['B', 'RB', 'CB']); // Bill, Repeal Bill, Committee Bi
 
 // A history step that records executive action or enactment ("Approved by Governor",
 // "Signed by Governor", "Became law without signature", "now Act 36", "Chapter 123").
-const ENACTED = /\b(approved|signed) by (the )?governor\b|\bgovernor (approved|signed)\b|\bbec(ame|omes) (law|effective)\b|\bwithout (the )?(governor'?s )?signature\b|\bnow act \d|\bact no\.? ?\d|\bchapter(ed)? (no\.? ?)?\d/i;
+const ENACTED =
+  /\b(approved|signed) by (the )?governor\b|\bgovernor (approved|signed)\b|\bbec(ame|omes) (law|effective)\b|\bwithout (the )?(governor'?s )?signature\b|\bnow act \d|\bact no\.? ?\d|\bchapter(ed)? (no\.? ?)?\d/i;
 
 export interface LegiscanStatusInput {
   /** the bill's `status` */

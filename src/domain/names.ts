@@ -11,9 +11,35 @@ export interface NameParts {
 }
 
 const HONORIFICS = new Set([
-  'rep', 'representative', 'sen', 'senator', 'del', 'delegate', 'asm', 'assemblymember', 'assemblyman',
-  'assemblywoman', 'cm', 'councilmember', 'councilman', 'councilwoman', 'mr', 'mrs', 'ms', 'miss', 'dr',
-  'hon', 'honorable', 'the', 'speaker', 'president', 'leader', 'chair', 'chairman', 'chairwoman', 'rev',
+  'rep',
+  'representative',
+  'sen',
+  'senator',
+  'del',
+  'delegate',
+  'asm',
+  'assemblymember',
+  'assemblyman',
+  'assemblywoman',
+  'cm',
+  'councilmember',
+  'councilman',
+  'councilwoman',
+  'mr',
+  'mrs',
+  'ms',
+  'miss',
+  'dr',
+  'hon',
+  'honorable',
+  'the',
+  'speaker',
+  'president',
+  'leader',
+  'chair',
+  'chairman',
+  'chairwoman',
+  'rev',
 ]);
 const SUFFIXES = new Set(['jr', 'sr', 'ii', 'iii', 'iv', 'v', 'md', 'phd', 'esq']);
 
@@ -29,16 +55,21 @@ function stripHonorifics(words: string[]): string[] {
 export function splitPublishedName(raw: string): NameParts {
   let s = raw.replace(/\s+/g, ' ').trim();
   let nickname = '';
-  s = s.replace(/\s*["“(]([^"”)]+)["”)]\s*/g, (_m, nick: string) => {
-    nickname = nick.trim();
-    return ' ';
-  }).trim();
+  s = s
+    .replace(/\s*["“(]([^"”)]+)["”)]\s*/g, (_m, nick: string) => {
+      nickname = nick.trim();
+      return ' ';
+    })
+    .trim();
   let suffix = '';
   let words: string[];
   const comma = s.indexOf(',');
   if (comma >= 0) {
     // "Rep. Smith, John Q." or "Smith, John, Jr." or "John Smith, Jr." (comma before a suffix only)
-    const parts = s.split(',').map((p) => p.trim()).filter(Boolean);
+    const parts = s
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
     const tail = parts.slice(1).filter((p) => {
       if (SUFFIXES.has(bare(p))) {
         suffix = p;

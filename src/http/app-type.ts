@@ -5,4 +5,10 @@ import type http from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 
-export type App = FastifyInstance<RawServerDefault, http.IncomingMessage, http.ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  http.IncomingMessage,
+  http.ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

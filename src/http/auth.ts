@@ -59,20 +59,23 @@ export class KeyCache {
     const pending = this.inflight.get(raw);
     if (pending) return pending;
     const p = findKey(this.db, raw)
-      .then((key) => {
-        if (this.entries.size >= MAX_CACHE_ENTRIES) this.entries.clear();
-        const ttl = key ? this.ttlMs : Math.min(this.ttlMs, 1000);
-        if (ttl > 0) this.entries.set(raw, { key: key ?? null, expires: this.now() + ttl });
-        if (key && this.outageGraceMs > 0) {
-          if (this.known.size >= MAX_CACHE_ENTRIES) this.known.clear();
-          this.known.set(raw, { key, at: this.now() });
-        }
-        return key ?? null;
-      }, (err: unknown) => {
-        const last = this.known.get(raw);
-        if (last && isDatabaseUnavailable(err) && this.now() - last.at <= this.outageGraceMs) return last.key;
-        throw err;
-      })
+      .then(
+        (key) => {
+          if (this.entries.size >= MAX_CACHE_ENTRIES) this.entries.clear();
+          const ttl = key ? this.ttlMs : Math.min(this.ttlMs, 1000);
+          if (ttl > 0) this.entries.set(raw, { key: key ?? null, expires: this.now() + ttl });
+          if (key && this.outageGraceMs > 0) {
+            if (this.known.size >= MAX_CACHE_ENTRIES) this.known.clear();
+            this.known.set(raw, { key, at: this.now() });
+          }
+          return key ?? null;
+        },
+        (err: unknown) => {
+          const last = this.known.get(raw);
+          if (last && isDatabaseUnavailable(err) && this.now() - last.at <= this.outageGraceMs) return last.key;
+          throw err;
+        },
+      )
       .finally(() => this.inflight.delete(raw));
     this.inflight.set(raw, p);
     return p;
@@ -90,13 +93,20 @@ export class KeyCache {
     if ((this.lastTouched.get(key.api_key_id) ?? 0) > t - LAST_USED_EVERY_MS) return;
     if (this.lastTouched.size >= MAX_CACHE_ENTRIES) this.lastTouched.clear();
     this.lastTouched.set(key.api_key_id, t);
-    this.db.query(`UPDATE api_keys SET last_used_at = now() WHERE api_key_id = $1`, [key.api_key_id]).catch((err) => log.warn({ err }, 'last_used_at update failed'));
+    this.db
+      .query(`UPDATE api_keys SET last_used_at = now() WHERE api_key_id = $1`, [key.api_key_id])
+      .catch((err) => log.warn({ err }, 'last_used_at update failed'));
   }
 }
 
 function limitError(key: KeyLookup, out: LimitOutcome, now: Date, end: Date): ApiError {
   if (out.ok === false && out.kind === 'burst') {
-    return new ApiError('rate_limit_exceeded', `Burst limit of ${key.burst_limit} requests per second exceeded; retry after 1 second.`, { limit: key.burst_limit, window: '1s' }, { 'Retry-After': 1 });
+    return new ApiError(
+      'rate_limit_exceeded',
+      `Burst limit of ${key.burst_limit} requests per second exceeded; retry after 1 second.`,
+      { limit: key.burst_limit, window: '1s' },
+      { 'Retry-After': 1 },
+    );
   }
   const wait = Math.max(1, Math.ceil((end.getTime() - now.getTime()) / 1000));
   return new ApiError(
@@ -113,13 +123,20 @@ let lastDownLog = 0;
 function unavailable(req: FastifyRequest, err: unknown): ApiError {
   // A known Redis outage fails every keyed request at once: log it every few seconds, not per request.
   // A database outage is logged once by the pool's status tracker; per request it is debug detail.
-  if (isDatabaseUnavailable(err)) req.log.debug({ err, request_id: req.id }, 'key check unavailable: database unreachable');
-  else if (!(err instanceof RedisDownError)) req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
+  if (isDatabaseUnavailable(err))
+    req.log.debug({ err, request_id: req.id }, 'key check unavailable: database unreachable');
+  else if (!(err instanceof RedisDownError))
+    req.log.error({ err, request_id: req.id }, 'key check or limit counters unavailable');
   else if (Date.now() - lastDownLog > 5000) {
     lastDownLog = Date.now();
     req.log.error({ request_id: req.id }, 'limit counters unavailable: Redis is down; keyed requests answer 503');
   }
-  return new ApiError('service_unavailable', 'The key check is temporarily unavailable; retry shortly.', {}, { 'Retry-After': 1 });
+  return new ApiError(
+    'service_unavailable',
+    'The key check is temporarily unavailable; retry shortly.',
+    {},
+    { 'Retry-After': 1 },
+  );
 }
 
 export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter) {
@@ -161,12 +178,22 @@ export function authHook(app: FastifyInstance, keys: KeyCache, limiter: Limiter)
     const raw = Array.isArray(header) ? header[0] : header;
     if (raw === undefined || raw === '') {
       if (req.routeOptions.config?.public === true) return done();
-      return refuse(reply, new ApiError('unauthorized', 'Send your key in the X-API-Key header (Authorization: Bearer and ?api_key= are not read).'), done);
+      return refuse(
+        reply,
+        new ApiError(
+          'unauthorized',
+          'Send your key in the X-API-Key header (Authorization: Bearer and ?api_key= are not read).',
+        ),
+        done,
+      );
     }
     // A key sent to a public route is checked and counted like anywhere else.
     if (raw.length > MAX_KEY_LENGTH) return refuse(reply, new ApiError('invalid_api_key'), done);
     const cached = keys.peek(raw);
     if (cached !== undefined) return checked(req, reply, cached, done);
-    keys.lookup(raw).then((key) => checked(req, reply, key, done), (err: unknown) => done(unavailable(req, err)));
+    keys.lookup(raw).then(
+      (key) => checked(req, reply, key, done),
+      (err: unknown) => done(unavailable(req, err)),
+    );
   };
 }

@@ -41,8 +41,14 @@ function matches(ifNoneMatch: string, etag: string): boolean {
 
 // Callback style (not async): it runs on every response. Only 200 JSON answers to GET/HEAD are
 // hashed, once; error envelopes and other types pass straight through.
-export function etagOnSend(req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, value?: unknown) => void) {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || req.is404) return done(null, payload);
+export function etagOnSend(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (err: Error | null, value?: unknown) => void,
+) {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || req.is404)
+    return done(null, payload);
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !type.startsWith('application/json')) return done(null, payload);

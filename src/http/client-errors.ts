@@ -8,8 +8,14 @@ import type { Socket } from 'node:net';
 import { errorBody, type ErrorCode } from './errors.js';
 
 function answer(err: NodeJS.ErrnoException): { status: number; code: ErrorCode; message: string } {
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, code: 'request_timeout', message: 'The request (headers and body) was not received in time; the connection is closed.' };
-  if (err.code === 'HPE_HEADER_OVERFLOW') return { status: 431, code: 'bad_request', message: 'The request headers are too large.' };
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      status: 408,
+      code: 'request_timeout',
+      message: 'The request (headers and body) was not received in time; the connection is closed.',
+    };
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return { status: 431, code: 'bad_request', message: 'The request headers are too large.' };
   return { status: 400, code: 'bad_request', message: 'The request is malformed.' };
 }
 
@@ -37,7 +43,11 @@ interface WsSocket {
 }
 interface WsRequest {
   id: unknown;
-  log: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  log: {
+    debug(obj: object, msg: string): void;
+    info(obj: object, msg: string): void;
+    error(obj: object, msg: string): void;
+  };
 }
 
 /**
@@ -48,8 +58,13 @@ interface WsRequest {
  */
 export function wsErrorHandler(err: Error & { code?: string }, socket: WsSocket, req: WsRequest): void {
   const code = err.code ?? '';
-  if (code.startsWith('WS_ERR_')) req.log.info({ request_id: req.id, code, reason: err.message }, 'websocket closed: malformed frame from the client');
-  else if (code === 'ECONNRESET' || code === 'EPIPE') req.log.debug({ request_id: req.id, code }, 'websocket closed by the client');
+  if (code.startsWith('WS_ERR_'))
+    req.log.info(
+      { request_id: req.id, code, reason: err.message },
+      'websocket closed: malformed frame from the client',
+    );
+  else if (code === 'ECONNRESET' || code === 'EPIPE')
+    req.log.debug({ request_id: req.id, code }, 'websocket closed by the client');
   else req.log.error({ err, request_id: req.id }, 'websocket error');
   socket.terminate();
 }

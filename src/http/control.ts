@@ -14,7 +14,10 @@ function codePoint(s: string): string {
 }
 
 function refuse(where: string, name: string, value: string) {
-  return badRequest(`${where} '${name}' contains a control character (${codePoint(value)}); control characters are not accepted.`, name);
+  return badRequest(
+    `${where} '${name}' contains a control character (${codePoint(value)}); control characters are not accepted.`,
+    name,
+  );
 }
 
 /** A flat record of strings or string arrays (query string, path parameters). */
@@ -22,7 +25,8 @@ function checkFlat(values: unknown, where: string): Error | undefined {
   if (!values || typeof values !== 'object') return undefined;
   for (const [name, v] of Object.entries(values as Record<string, unknown>)) {
     // Never echo a name that is itself malformed.
-    if (CONTROL.test(name)) return badRequest(`A ${where.toLowerCase()} name contains a control character (${codePoint(name)}).`);
+    if (CONTROL.test(name))
+      return badRequest(`A ${where.toLowerCase()} name contains a control character (${codePoint(name)}).`);
     for (const item of Array.isArray(v) ? v : [v]) {
       if (typeof item === 'string' && CONTROL.test(item)) return refuse(where, name, item);
     }
@@ -35,7 +39,10 @@ function checkFlat(values: unknown, where: string): Error | undefined {
  * field is named by its object keys, array positions left out: `filters.subjects`.
  */
 function checkBody(body: unknown): Error | undefined {
-  if (typeof body === 'string') return CONTROL.test(body) ? badRequest(`The request body contains a control character (${codePoint(body)}).`) : undefined;
+  if (typeof body === 'string')
+    return CONTROL.test(body)
+      ? badRequest(`The request body contains a control character (${codePoint(body)}).`)
+      : undefined;
   const stack: [unknown, string][] = [[body, '']];
   while (stack.length > 0) {
     const [value, path] = stack.pop()!;
@@ -45,7 +52,8 @@ function checkBody(body: unknown): Error | undefined {
       for (const item of value) stack.push([item, path]);
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        if (CONTROL.test(k)) return badRequest(`A field name in the request body contains a control character (${codePoint(k)}).`);
+        if (CONTROL.test(k))
+          return badRequest(`A field name in the request body contains a control character (${codePoint(k)}).`);
         stack.push([v, path ? `${path}.${k}` : k]);
       }
     }
@@ -54,6 +62,10 @@ function checkBody(body: unknown): Error | undefined {
 }
 
 /** preValidation hook (callback style: it runs on every request). */
-export function refuseControlCharacters(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+export function refuseControlCharacters(
+  req: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
   done(checkFlat(req.query, 'Query parameter') ?? checkFlat(req.params, 'Path parameter') ?? checkBody(req.body));
 }

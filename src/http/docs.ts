@@ -8,16 +8,48 @@ import { ERROR_CATALOGUE, errorDocsUrl } from './errors.js';
 import { ErrorSchema } from './schemas.js';
 
 const HEADERS = {
-  'X-Request-Id': { description: 'Id of this call; the same UUID as error.request_id', schema: { type: 'string', format: 'uuid' }, example: '7f1c2d9e-1b7a-4c55-9d2e-0a6f3a1b2c3d' },
-  'X-RateLimit-Limit': { description: 'Monthly request cap of the key (authenticated calls)', schema: { type: 'integer' }, example: 100000 },
-  'X-RateLimit-Remaining': { description: 'Requests left this UTC month (authenticated calls)', schema: { type: 'integer' }, example: 99873 },
-  'X-RateLimit-Reset': { description: 'Unix time in seconds when the monthly counter resets (first moment of the next UTC month)', schema: { type: 'integer' }, example: 1767225600 },
-  'Retry-After': { description: 'Seconds to wait (429 only): 1 after a burst rejection, seconds to the next month after a monthly-cap rejection, 60 after subscription_limit, 5 after stream_limit', schema: { type: 'integer' }, example: 1 },
+  'X-Request-Id': {
+    description: 'Id of this call; the same UUID as error.request_id',
+    schema: { type: 'string', format: 'uuid' },
+    example: '7f1c2d9e-1b7a-4c55-9d2e-0a6f3a1b2c3d',
+  },
+  'X-RateLimit-Limit': {
+    description: 'Monthly request cap of the key (authenticated calls)',
+    schema: { type: 'integer' },
+    example: 100000,
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left this UTC month (authenticated calls)',
+    schema: { type: 'integer' },
+    example: 99873,
+  },
+  'X-RateLimit-Reset': {
+    description: 'Unix time in seconds when the monthly counter resets (first moment of the next UTC month)',
+    schema: { type: 'integer' },
+    example: 1767225600,
+  },
+  'Retry-After': {
+    description:
+      'Seconds to wait (429 only): 1 after a burst rejection, seconds to the next month after a monthly-cap rejection, 60 after subscription_limit, 5 after stream_limit',
+    schema: { type: 'integer' },
+    example: 1,
+  },
 };
 
-const ERROR_EXAMPLE = { error: { code: 'bad_request', message: "Parameter 'state' must be a two-letter state code, DC or US; got 'ZZ'.", request_id: '7f1c2d9e-1b7a-4c55-9d2e-0a6f3a1b2c3d', docs: 'https://api.example.org/docs/errors#bad_request', field: 'state' } };
+const ERROR_EXAMPLE = {
+  error: {
+    code: 'bad_request',
+    message: "Parameter 'state' must be a two-letter state code, DC or US; got 'ZZ'.",
+    request_id: '7f1c2d9e-1b7a-4c55-9d2e-0a6f3a1b2c3d',
+    docs: 'https://api.example.org/docs/errors#bad_request',
+    field: 'state',
+  },
+};
 
-type Doc = Record<string, unknown> & { paths?: Record<string, Record<string, Op>>; components?: Record<string, Record<string, unknown>> };
+type Doc = Record<string, unknown> & {
+  paths?: Record<string, Record<string, Op>>;
+  components?: Record<string, Record<string, unknown>>;
+};
 type Op = { security?: unknown[]; responses?: Record<string, Record<string, unknown>> };
 
 const DESCRIPTION = `Read-only JSON API over US legislative data with a realtime change feed.
@@ -40,12 +72,30 @@ function decorate(doc: Doc): Doc {
   doc.components.schemas ??= {};
   doc.components.schemas.ErrorEnvelope = { ...stripId(ErrorSchema), example: ERROR_EXAMPLE };
   doc.components.responses = {
-    Unauthorized: { description: 'unauthorized, invalid_api_key or revoked_api_key', headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
-    RateLimited: { description: 'rate_limit_exceeded (burst: limit, window; monthly: limit, used, resets_at)', headers: refs(Object.keys(HEADERS)), content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
-    BadRequest: envelope('bad_request: a parameter failed validation, or a query parameter the operation does not list (field names it)'),
-    MethodNotAllowed: { ...envelope('method_not_allowed: the path exists but does not take this method'), headers: { Allow: { description: 'the methods the path takes', schema: { type: 'string' }, example: 'GET, HEAD' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } } },
+    Unauthorized: {
+      description: 'unauthorized, invalid_api_key or revoked_api_key',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    },
+    RateLimited: {
+      description: 'rate_limit_exceeded (burst: limit, window; monthly: limit, used, resets_at)',
+      headers: refs(Object.keys(HEADERS)),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    },
+    BadRequest: envelope(
+      'bad_request: a parameter failed validation, or a query parameter the operation does not list (field names it)',
+    ),
+    MethodNotAllowed: {
+      ...envelope('method_not_allowed: the path exists but does not take this method'),
+      headers: {
+        Allow: { description: 'the methods the path takes', schema: { type: 'string' }, example: 'GET, HEAD' },
+        'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      },
+    },
     PayloadTooLarge: envelope('payload_too_large: the request body is over the size limit'),
-    UnsupportedMediaType: envelope('unsupported_media_type: the request body must be JSON (Content-Type: application/json)'),
+    UnsupportedMediaType: envelope(
+      'unsupported_media_type: the request body must be JSON (Content-Type: application/json)',
+    ),
   };
   for (const ops of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(ops)) {
@@ -53,7 +103,10 @@ function decorate(doc: Doc): Doc {
       const authed = !(Array.isArray(op.security) && op.security.length === 0);
       for (const [status, res] of Object.entries(op.responses)) {
         if (status === '401' || status === '429' || '$ref' in res) continue;
-        const names = ['X-Request-Id', ...(authed ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] : [])];
+        const names = [
+          'X-Request-Id',
+          ...(authed ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] : []),
+        ];
         res.headers = { ...(res.headers as object | undefined), ...refs(names) };
       }
       if (authed) {
@@ -74,7 +127,11 @@ function decorate(doc: Doc): Doc {
 }
 
 function envelope(description: string) {
-  return { description, headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+  return {
+    description,
+    headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  };
 }
 
 function refs(names: string[]) {
@@ -98,14 +155,23 @@ ${rows}
 }
 
 function landingLinks(base: string) {
-  return { docs: `${base}/docs`, openapi: `${base}/openapi.json`, dashboard: `${base}/dashboard`, health: `${base}/v1/health`, errors: `${base}/docs/errors` };
+  return {
+    docs: `${base}/docs`,
+    openapi: `${base}/openapi.json`,
+    dashboard: `${base}/dashboard`,
+    health: `${base}/v1/health`,
+    errors: `${base}/docs/errors`,
+  };
 }
 
 /** HTML only when the client ranks text/html above JSON (a browser); curl and fetch get JSON. */
 function prefersHtml(accept: string | undefined): boolean {
   if (!accept) return false;
   const q = (type: string) => {
-    const part = accept.split(',').map((s) => s.trim()).find((s) => s.split(';')[0].trim() === type);
+    const part = accept
+      .split(',')
+      .map((s) => s.trim())
+      .find((s) => s.split(';')[0].trim() === type);
     if (!part) return -1;
     const m = /;\s*q=([0-9.]+)/.exec(part);
     return m ? Number(m[1]) : 1;
@@ -122,52 +188,64 @@ function landingPage(links: ReturnType<typeof landingLinks>): string {
 }
 
 // fastify-plugin: swagger must see the routes of every module, not only those of a child context.
-export const docsPlugin = fp(async function docs(app: FastifyInstance) {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Legislative Data Service', version: 'v1', description: DESCRIPTION },
-      servers: [{ url: app.config.publicBaseUrl }],
-      components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
-      security: [{ ApiKey: [] }],
-      tags: [{ name: 'Meta', description: 'Health, freshness, coverage, usage and documentation' }],
-    },
-    refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
-    transform: ({ schema, url, route }) => {
-      const s = { ...(schema ?? {}) } as Record<string, unknown>;
-      // @fastify/websocket hides every WebSocket route; /v1/stream/ws is part of the API, so it is listed.
-      if (route.websocket) s.hide = false;
-      if (route.config?.public) s.security = [];
-      return { schema: s, url };
-    },
-    // decorate() fills the document in place, so the typed object swagger handed over is returned as is.
-    transformObject: (doc) => {
-      const out = 'openapiObject' in doc ? doc.openapiObject : doc.swaggerObject;
-      decorate(out as Doc);
-      return out;
-    },
-  });
+export const docsPlugin = fp(
+  async function docs(app: FastifyInstance) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'Legislative Data Service', version: 'v1', description: DESCRIPTION },
+        servers: [{ url: app.config.publicBaseUrl }],
+        components: { securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+        security: [{ ApiKey: [] }],
+        tags: [{ name: 'Meta', description: 'Health, freshness, coverage, usage and documentation' }],
+      },
+      refResolver: { buildLocalReference: (json, _base, _frag, i) => String(json.$id ?? `def-${i}`) },
+      transform: ({ schema, url, route }) => {
+        const s = { ...(schema ?? {}) } as Record<string, unknown>;
+        // @fastify/websocket hides every WebSocket route; /v1/stream/ws is part of the API, so it is listed.
+        if (route.websocket) s.hide = false;
+        if (route.config?.public) s.security = [];
+        return { schema: s, url };
+      },
+      // decorate() fills the document in place, so the typed object swagger handed over is returned as is.
+      transformObject: (doc) => {
+        const out = 'openapiObject' in doc ? doc.openapiObject : doc.swaggerObject;
+        decorate(out as Doc);
+        return out;
+      },
+    });
 
-  // Docs routes are public and kept out of the document itself.
-  await app.register(async (docs) => {
-    docs.addHook('onRoute', (route) => {
-      route.config = { ...(route.config as object), public: true };
+    // Docs routes are public and kept out of the document itself.
+    await app.register(async (docs) => {
+      docs.addHook('onRoute', (route) => {
+        route.config = { ...(route.config as object), public: true };
+      });
+      await docs.register(swaggerUi, {
+        routePrefix: '/docs',
+        uiConfig: { validatorUrl: null, deepLinking: true, persistAuthorization: false },
+        staticCSP: true,
+        logLevel: 'warn',
+      });
+      docs.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      docs.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) =>
+        reply.type('text/html; charset=utf-8').send(errorsPage(app.config.publicBaseUrl)),
+      );
+      // A newcomer's first request: point at the reference, the dashboard and the machine-readable spec.
+      docs.get('/', { schema: { hide: true } }, async (req, reply) => {
+        const links = landingLinks(app.config.publicBaseUrl);
+        if (prefersHtml(req.headers.accept)) return reply.type('text/html; charset=utf-8').send(landingPage(links));
+        return {
+          service: 'Legislative Data Service',
+          version: 'v1',
+          links,
+          authentication: 'send your key in the X-API-Key header; keys are issued by the operator',
+        };
+      });
+      // Browsers ask for it on every page: answer with no content rather than a 404 in the console.
+      docs.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) =>
+        reply.code(204).header('Cache-Control', 'public, max-age=86400').send(),
+      );
     });
-    await docs.register(swaggerUi, {
-      routePrefix: '/docs',
-      uiConfig: { validatorUrl: null, deepLinking: true, persistAuthorization: false },
-      staticCSP: true,
-      logLevel: 'warn',
-    });
-    docs.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    docs.get('/docs/errors', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(errorsPage(app.config.publicBaseUrl)));
-    // A newcomer's first request: point at the reference, the dashboard and the machine-readable spec.
-    docs.get('/', { schema: { hide: true } }, async (req, reply) => {
-      const links = landingLinks(app.config.publicBaseUrl);
-      if (prefersHtml(req.headers.accept)) return reply.type('text/html; charset=utf-8').send(landingPage(links));
-      return { service: 'Legislative Data Service', version: 'v1', links, authentication: 'send your key in the X-API-Key header; keys are issued by the operator' };
-    });
-    // Browsers ask for it on every page: answer with no content rather than a 404 in the console.
-    docs.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) => reply.code(204).header('Cache-Control', 'public, max-age=86400').send());
-  });
-}, { name: 'lds-docs', fastify: '5.x', dependencies: ['lds-envelope'], decorators: { fastify: ['config'] } });
+  },
+  { name: 'lds-docs', fastify: '5.x', dependencies: ['lds-envelope'], decorators: { fastify: ['config'] } },
+);

@@ -17,8 +17,15 @@ declare module 'fastify' {
 }
 
 const EMPTY_ERROR_CODES: Record<number, ErrorCode> = {
-  400: 'bad_request', 401: 'unauthorized', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large',
-  415: 'unsupported_media_type', 429: 'rate_limit_exceeded', 500: 'internal_error', 503: 'service_unavailable',
+  400: 'bad_request',
+  401: 'unauthorized',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limit_exceeded',
+  500: 'internal_error',
+  503: 'service_unavailable',
 };
 
 const ROUTER_MESSAGES: Record<string, string> = {
@@ -39,41 +46,50 @@ function envelopeFor(base: string, req: FastifyRequest, reply: FastifyReply, pay
   if (reply.statusCode === 414) reply.code(400);
   const code = EMPTY_ERROR_CODES[reply.statusCode] ?? (reply.statusCode >= 500 ? 'internal_error' : 'bad_request');
   let message: string = ROUTER_MESSAGES[frameworkCode ?? ''] ?? ERROR_CATALOGUE[code].message;
-  if (reply.statusCode === 404 && (req.routeOptions as { websocket?: boolean }).websocket) message = 'This endpoint speaks WebSocket only: send an Upgrade: websocket request.';
+  if (reply.statusCode === 404 && (req.routeOptions as { websocket?: boolean }).websocket)
+    message = 'This endpoint speaks WebSocket only: send an Upgrade: websocket request.';
   reply.type('application/json; charset=utf-8');
   reply.removeHeader('content-length');
   return JSON.stringify(errorBody(base, code, message, String(req.id)));
 }
 
-export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
-  const base = () => app.config.publicBaseUrl;
+export const envelopePlugin = fp(
+  async function envelope(app: FastifyInstance) {
+    const base = () => app.config.publicBaseUrl;
 
-  app.decorateReply('sendError', function sendError(this: FastifyReply, code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
-    const entry = ERROR_CATALOGUE[code];
-    return this.code(entry.status).type('application/json; charset=utf-8').send(errorBody(base(), code, message ?? entry.message, String(this.request.id), extra));
-  });
+    app.decorateReply(
+      'sendError',
+      function sendError(this: FastifyReply, code: ErrorCode, message?: string, extra: Record<string, unknown> = {}) {
+        const entry = ERROR_CATALOGUE[code];
+        return this.code(entry.status)
+          .type('application/json; charset=utf-8')
+          .send(errorBody(base(), code, message ?? entry.message, String(this.request.id), extra));
+      },
+    );
 
-  app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const { error, kind } = mapError(err);
-    if (kind === 'database') {
-      // An outage fails every request the same way: no stack, no error line per request (the
-      // access log has the 503s); the pool's status logs the outage once and tells open streams.
-      req.log.debug({ request_id: req.id, reason: err.message }, 'database unavailable');
-      databaseStatus(app.db).failed(err);
-    } else if (kind === 'bug') req.log.error({ err, request_id: req.id }, 'unhandled error');
-    for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-    return reply.sendError(error.code, error.message, error.extra);
-  });
+    app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      const { error, kind } = mapError(err);
+      if (kind === 'database') {
+        // An outage fails every request the same way: no stack, no error line per request (the
+        // access log has the 503s); the pool's status logs the outage once and tells open streams.
+        req.log.debug({ request_id: req.id, reason: err.message }, 'database unavailable');
+        databaseStatus(app.db).failed(err);
+      } else if (kind === 'bug') req.log.error({ err, request_id: req.id }, 'unhandled error');
+      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      return reply.sendError(error.code, error.message, error.extra);
+    });
 
-  // Safety net for answers that bypass the error handler: an error with no body (e.g.
-  // @fastify/websocket's 404 to a GET without Upgrade) or Fastify's own router errors (malformed
-  // URL encoding, over-long path parameter: 414 becomes 400 bad_request, an id that long is
-  // malformed). Every non-2xx still carries the envelope.
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (reply.statusCode < 400 || req.method === 'HEAD') return done(null, payload);
-    done(null, envelopeFor(base(), req, reply, payload));
-  });
-}, { name: 'lds-envelope', fastify: '5.x', decorators: { fastify: ['config'] } });
+    // Safety net for answers that bypass the error handler: an error with no body (e.g.
+    // @fastify/websocket's 404 to a GET without Upgrade) or Fastify's own router errors (malformed
+    // URL encoding, over-long path parameter: 414 becomes 400 bad_request, an id that long is
+    // malformed). Every non-2xx still carries the envelope.
+    app.addHook('onSend', (req, reply, payload, done) => {
+      if (reply.statusCode < 400 || req.method === 'HEAD') return done(null, payload);
+      done(null, envelopeFor(base(), req, reply, payload));
+    });
+  },
+  { name: 'lds-envelope', fastify: '5.x', decorators: { fastify: ['config'] } },
+);
 
 /**
  * Fastify's `frameworkErrors` option: router-level failures (malformed percent-encoding, a path
@@ -83,6 +99,10 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
 export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
   const base = (req.server as FastifyInstance | undefined)?.config?.publicBaseUrl ?? '';
   const message = ROUTER_MESSAGES[err.code] ?? 'The request is malformed.';
-  reply.code(400).header('X-Request-Id', String(req.id)).header('Access-Control-Allow-Origin', '*').type('application/json; charset=utf-8');
+  reply
+    .code(400)
+    .header('X-Request-Id', String(req.id))
+    .header('Access-Control-Allow-Origin', '*')
+    .type('application/json; charset=utf-8');
   reply.send(JSON.stringify(errorBody(base, 'bad_request', message, String(req.id))));
 }

@@ -8,7 +8,10 @@ import { ApiError } from './errors.js';
 /** `api`: raised on purpose; `client`: the request was wrong; `database`: PostgreSQL unreachable; `bug`: anything else */
 export type FailureKind = 'api' | 'client' | 'database' | 'bug';
 
-export interface MappedError { error: ApiError; kind: FailureKind }
+export interface MappedError {
+  error: ApiError;
+  kind: FailureKind;
+}
 
 export const DATABASE_DOWN_MESSAGE = 'The service is temporarily unavailable; retry shortly.';
 
@@ -24,8 +27,12 @@ export function mapError(err: FastifyError): MappedError {
   if (err.validation) {
     const v = err.validation[0];
     const where = err.validationContext ?? 'request';
-    const field = v?.instancePath ? v.instancePath.replace(/^\//, '').replace(/\//g, '.') : (v?.params as { missingProperty?: string } | undefined)?.missingProperty;
-    const msg = field ? `Invalid ${where} parameter '${field}': ${v?.message ?? 'invalid value'}.` : `Invalid ${where}: ${v?.message ?? 'invalid value'}.`;
+    const field = v?.instancePath
+      ? v.instancePath.replace(/^\//, '').replace(/\//g, '.')
+      : (v?.params as { missingProperty?: string } | undefined)?.missingProperty;
+    const msg = field
+      ? `Invalid ${where} parameter '${field}': ${v?.message ?? 'invalid value'}.`
+      : `Invalid ${where}: ${v?.message ?? 'invalid value'}.`;
     return client(new ApiError('bad_request', msg, field ? { field } : {}));
   }
   switch (err.code) {
@@ -51,8 +58,13 @@ export function mapError(err: FastifyError): MappedError {
   // Safety net: a PostgreSQL data exception (class 22: bad datetime, out-of-range number, invalid
   // text representation, ...) can only come from a value a client sent that validation let pass;
   // it is the client's 400, never a 500 and never a database outage.
-  if (/^22[0-9A-Z]{3}$/.test(sqlstate)) return client(new ApiError('bad_request', 'A parameter value is out of range or malformed.'));
+  if (/^22[0-9A-Z]{3}$/.test(sqlstate))
+    return client(new ApiError('bad_request', 'A parameter value is out of range or malformed.'));
   // PostgreSQL restarting or unreachable: a retryable 503, never a 500, and nothing about why.
-  if (isDatabaseUnavailable(err)) return { error: new ApiError('service_unavailable', DATABASE_DOWN_MESSAGE, {}, { 'Retry-After': 1 }), kind: 'database' };
+  if (isDatabaseUnavailable(err))
+    return {
+      error: new ApiError('service_unavailable', DATABASE_DOWN_MESSAGE, {}, { 'Retry-After': 1 }),
+      kind: 'database',
+    };
   return { error: new ApiError('internal_error'), kind: 'bug' };
 }

@@ -73,7 +73,10 @@ class UsageLedger {
   }
 
   async seed(id: string, start: Date): Promise<number> {
-    const { rows } = await this.db.query<{ used: string }>(`SELECT used FROM usage_counters WHERE api_key_id = $1 AND period_start = $2`, [id, start.toISOString()]);
+    const { rows } = await this.db.query<{ used: string }>(
+      `SELECT used FROM usage_counters WHERE api_key_id = $1 AND period_start = $2`,
+      [id, start.toISOString()],
+    );
     return rows[0] ? Number(rows[0].used) : 0;
   }
 
@@ -130,7 +133,8 @@ export class MemoryLimiter implements Limiter {
     const { start } = period(now);
     const cur = this.monthly.get(key.api_key_id);
     // Synchronous once the counter of this period is loaded: the common case costs no promise.
-    if (cur !== undefined && !(cur instanceof Promise) && cur.start === start.getTime()) return this.count(key, now, start, cur);
+    if (cur !== undefined && !(cur instanceof Promise) && cur.start === start.getTime())
+      return this.count(key, now, start, cur);
     return this.counter(key.api_key_id, start).then((c) => this.count(key, now, start, c));
   }
 
@@ -208,7 +212,16 @@ return {status, used, k, b + k}
 // exists on a client once RedisLimiter's constructor has defined it.
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    ldsHitAhead(k1: string, k2: string, burst: number, cap: number, seed: number, ttl: number, n: number, f: number): Result<[number, number, number, number], Context>;
+    ldsHitAhead(
+      k1: string,
+      k2: string,
+      burst: number,
+      cap: number,
+      seed: number,
+      ttl: number,
+      n: number,
+      f: number,
+    ): Result<[number, number, number, number], Context>;
   }
 }
 
@@ -293,7 +306,16 @@ export class RedisLimiter implements Limiter {
     let batch = this.batches.get(id);
     if (!batch) {
       const ttl = Math.ceil((end.getTime() - now.getTime()) / 1000) + 7 * 86400;
-      batch = { key, burst, month: `${this.prefix}:m:${key.api_key_id}:${label}`, start, sec, ttl, waiters: [], ahead: 0 };
+      batch = {
+        key,
+        burst,
+        month: `${this.prefix}:m:${key.api_key_id}:${label}`,
+        start,
+        sec,
+        ttl,
+        waiters: [],
+        ahead: 0,
+      };
       this.batches.set(id, batch);
     }
     return batch;
@@ -347,11 +369,29 @@ export class RedisLimiter implements Limiter {
   private async send(b: Batch) {
     const { key, waiters, ahead } = b;
     const n = waiters.length;
-    let [status, used, accepted, burst] = await this.redis.ldsHitAhead(b.burst, b.month, key.burst_limit, key.monthly_cap, -1, b.ttl, n, ahead);
+    let [status, used, accepted, burst] = await this.redis.ldsHitAhead(
+      b.burst,
+      b.month,
+      key.burst_limit,
+      key.monthly_cap,
+      -1,
+      b.ttl,
+      n,
+      ahead,
+    );
     if (status === 3) {
       // Redis has no counter for this period yet: seed it from PostgreSQL (SET NX keeps a racing seed).
       const seed = await this.ledger.seed(key.api_key_id, b.start);
-      [status, used, accepted, burst] = await this.redis.ldsHitAhead(b.burst, b.month, key.burst_limit, key.monthly_cap, seed, b.ttl, n, ahead);
+      [status, used, accepted, burst] = await this.redis.ldsHitAhead(
+        b.burst,
+        b.month,
+        key.burst_limit,
+        key.monthly_cap,
+        seed,
+        b.ttl,
+        n,
+        ahead,
+      );
     }
     if (accepted > 0) this.ledger.add(key.api_key_id, b.start, accepted);
     this.remember(b, burst, used + accepted);

@@ -7,9 +7,16 @@ export const MAX_OFFSET = 100_000;
 
 /** Query schema of `limit`: any integer; clamp it with clampLimit. */
 export const LimitParam = (def: number, max: number) =>
-  Type.Optional(Type.Integer({ description: `page size, default ${def}, at most ${max}; out-of-range values are clamped`, default: def }));
+  Type.Optional(
+    Type.Integer({
+      description: `page size, default ${def}, at most ${max}; out-of-range values are clamped`,
+      default: def,
+    }),
+  );
 
-export const OffsetParam = Type.Optional(Type.Integer({ description: `rows to skip, default 0, at most ${MAX_OFFSET}`, default: 0 }));
+export const OffsetParam = Type.Optional(
+  Type.Integer({ description: `rows to skip, default 0, at most ${MAX_OFFSET}`, default: 0 }),
+);
 
 export function clampLimit(raw: number | undefined, def: number, max: number): number {
   if (raw === undefined || !Number.isFinite(raw)) return def;
@@ -19,7 +26,10 @@ export function clampLimit(raw: number | undefined, def: number, max: number): n
 export function checkOffset(raw: number | undefined): number {
   const offset = Math.max(0, Math.trunc(raw ?? 0));
   if (offset > MAX_OFFSET) {
-    throw badRequest(`offset may not exceed ${MAX_OFFSET.toLocaleString('en-US')}; narrow the query with filters (state, session_id, updated_since, ...) instead of paging deeper.`, 'offset');
+    throw badRequest(
+      `offset may not exceed ${MAX_OFFSET.toLocaleString('en-US')}; narrow the query with filters (state, session_id, updated_since, ...) instead of paging deeper.`,
+      'offset',
+    );
   }
   return offset;
 }

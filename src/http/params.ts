@@ -15,12 +15,12 @@ export function parseInt64(raw: string): string | undefined {
   return BigInt(raw) <= 9_223_372_036_854_775_807n ? BigInt(raw).toString() : undefined;
 }
 
-
 /** Normalises a state filter (case-insensitive) to its upper-case code; 400 for an unknown code. */
 export function parseState(raw: string | undefined, param = 'state'): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   const code = raw.trim().toUpperCase();
-  if (!isStateCode(code)) throw badRequest(`Parameter '${param}' must be a two-letter state code, DC or US; got '${raw}'.`, param);
+  if (!isStateCode(code))
+    throw badRequest(`Parameter '${param}' must be a two-letter state code, DC or US; got '${raw}'.`, param);
   return code;
 }
 
@@ -31,7 +31,10 @@ export function parseStates(raw: string | undefined): string[] | undefined {
   for (const part of raw.split(',')) {
     const code = part.trim().toUpperCase();
     if (!/^[A-Z]{2,3}$/.test(code) || !isStateCode(code)) {
-      throw badRequest(`Parameter 'states' must be a comma-separated list of state codes (two-letter codes, DC or US); '${part.trim()}' is not one.`, 'states');
+      throw badRequest(
+        `Parameter 'states' must be a comma-separated list of state codes (two-letter codes, DC or US); '${part.trim()}' is not one.`,
+        'states',
+      );
     }
     out.add(code);
   }
@@ -55,7 +58,8 @@ export function parseTimestamp(raw: string | undefined, param: string): string |
     return `${m[1]}-${m[2]}-${m[3]}T00:00:00Z`;
   }
   m = ISO_TS.exec(s);
-  if (!m || !validDate(+m[1], +m[2], +m[3]) || +m[4] > 23 || +m[5] > 59 || (m[6] !== undefined && +m[6] > 59)) throw badTimestamp(param, raw);
+  if (!m || !validDate(+m[1], +m[2], +m[3]) || +m[4] > 23 || +m[5] > 59 || (m[6] !== undefined && +m[6] > 59))
+    throw badTimestamp(param, raw);
   // Real UTC offsets run from -12:00 to +14:00; PostgreSQL refuses beyond ±15:59 (22009), so the
   // hour is bounded at 15 with it and minutes at 59, rather than letting the query fail.
   if (m[9] !== undefined && (+m[9] > 15 || +m[10] > 59)) throw badTimestamp(param, raw);
@@ -69,7 +73,10 @@ function validDate(y: number, mo: number, d: number): boolean {
 }
 
 function badTimestamp(param: string, raw: string) {
-  return badRequest(`Parameter '${param}' must be an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SSZ, or an offset from -15:59 to +15:59 instead of Z); got '${raw}'.`, param);
+  return badRequest(
+    `Parameter '${param}' must be an ISO 8601 date (YYYY-MM-DD) or timestamp (YYYY-MM-DDTHH:MM:SSZ, or an offset from -15:59 to +15:59 instead of Z); got '${raw}'.`,
+    param,
+  );
 }
 
 /** Topic slugs: lowercase letters, digits and dashes. */
@@ -87,11 +94,16 @@ export const MAX_QUERY_TERMS = 16;
 const chars = (s: string) => [...s].length;
 
 /** A text filter, trimmed with inner runs of white space collapsed; empty means absent; 400 when too long. */
-export function parseTextFilter(raw: string | undefined, param: string, max = MAX_TEXT_FILTER_CHARS): string | undefined {
+export function parseTextFilter(
+  raw: string | undefined,
+  param: string,
+  max = MAX_TEXT_FILTER_CHARS,
+): string | undefined {
   if (raw === undefined) return undefined;
   const t = raw.replace(/\s+/g, ' ').trim();
   if (t === '') return undefined;
-  if (chars(t) > max) throw badRequest(`Parameter '${param}' may be at most ${max} characters; got ${chars(t)}.`, param);
+  if (chars(t) > max)
+    throw badRequest(`Parameter '${param}' may be at most ${max} characters; got ${chars(t)}.`, param);
   return t;
 }
 
@@ -117,6 +129,7 @@ export function parseSearchQuery(raw: string | undefined, param = 'q'): string |
     kept.push(token);
     terms += lower.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length;
   }
-  if (terms > MAX_QUERY_TERMS) throw badRequest(`Parameter '${param}' may hold at most ${MAX_QUERY_TERMS} distinct terms; got ${terms}.`, param);
+  if (terms > MAX_QUERY_TERMS)
+    throw badRequest(`Parameter '${param}' may hold at most ${MAX_QUERY_TERMS} distinct terms; got ${terms}.`, param);
   return kept.join(' ');
 }

@@ -65,7 +65,12 @@ export class RedisSlots implements SlotGate {
     try {
       ok = await this.redis.ldsSlot(key, limit, this.leaseMs, id);
     } catch {
-      throw new ApiError('service_unavailable', 'The limit counters are temporarily unavailable; retry shortly.', {}, { 'Retry-After': 1 });
+      throw new ApiError(
+        'service_unavailable',
+        'The limit counters are temporarily unavailable; retry shortly.',
+        {},
+        { 'Retry-After': 1 },
+      );
     }
     if (ok !== 1) return undefined;
     return once(() => void this.redis.zrem(key, id).catch(() => undefined));
@@ -94,13 +99,24 @@ export function disconnectSignal(reply: FastifyReply): AbortSignal {
  * Runs `fn` with a read connection source cancelled on disconnect; an expensive read first takes
  * a slot of the request's key (429 concurrency_limit_exceeded when none is free) and frees it after.
  */
-export async function budgetedRead<T>(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, expensive: boolean, fn: (db: Queryable) => Promise<T>): Promise<T> {
+export async function budgetedRead<T>(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  expensive: boolean,
+  fn: (db: Queryable) => Promise<T>,
+): Promise<T> {
   const limit = app.config.expensiveReadsPerKey;
   let release: (() => void) | undefined;
   if (expensive && limit > 0 && req.apiKey) {
     release = await app.readSlots.acquire(req.apiKey.api_key_id, limit);
     if (!release) {
-      throw new ApiError('concurrency_limit_exceeded', `This key already runs ${limit} expensive reads (text search, deep offset) at once; retry after 1 second.`, { limit }, { 'Retry-After': 1 });
+      throw new ApiError(
+        'concurrency_limit_exceeded',
+        `This key already runs ${limit} expensive reads (text search, deep offset) at once; retry after 1 second.`,
+        { limit },
+        { 'Retry-After': 1 },
+      );
     }
   }
   try {

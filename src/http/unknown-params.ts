@@ -25,7 +25,10 @@ function unknownParamError(query: unknown, accepted: readonly string[], known: R
   if (unknown.length === 0) return undefined;
   const list = accepted.length ? `accepted: ${accepted.join(', ')}` : 'this endpoint takes no query parameters';
   const names = unknown.map((k) => `'${k.slice(0, 40)}'`).join(', ');
-  return badRequest(`Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}; ${list}.`, unknown[0].slice(0, 40));
+  return badRequest(
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}; ${list}.`,
+    unknown[0].slice(0, 40),
+  );
 }
 
 /** The 400 for the first parameter given an empty value (repeated parameters: any empty one). */
@@ -37,7 +40,10 @@ function emptyParamError(query: unknown, allowed: ReadonlySet<string>) {
     // Spaces only ('+' decodes to one) count as empty; tabs and line breaks are control characters,
     // refused with their own message by the control-character check.
     if (values.some((v) => typeof v === 'string' && /^ *$/.test(v))) {
-      return badRequest(`Query parameter '${name}' is empty; give it a value, or leave it out to not filter by it.`, name);
+      return badRequest(
+        `Query parameter '${name}' is empty; give it a value, or leave it out to not filter by it.`,
+        name,
+      );
     }
   }
   return undefined;
@@ -47,18 +53,21 @@ function applies(route: RouteOptions): boolean {
   return route.url.startsWith('/v1/');
 }
 
-export const unknownParamsPlugin = fp(async function unknownParams(app: FastifyInstance) {
-  app.addHook('onRoute', (route) => {
-    if (!applies(route)) return;
-    const accepted = acceptedParams(route.schema?.querystring);
-    const known = new Set(accepted); // once per route, not per request
-    // A route-level onRequest hook runs after the global ones (request id, authentication, limits),
-    // so a caller without a key still gets 401 first, and before schema validation, so the answer
-    // names the unknown parameter instead of a detail of another one.
-    const emptyAllowed = new Set(route.config?.emptyParams ?? []);
-    const check = (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) =>
-      done(unknownParamError(req.query, accepted, known) ?? emptyParamError(req.query, emptyAllowed));
-    const existing = route.onRequest;
-    route.onRequest = existing ? [check, ...(Array.isArray(existing) ? existing : [existing])] : [check];
-  });
-}, { name: 'lds-unknown-params', fastify: '5.x', dependencies: ['lds-envelope'] });
+export const unknownParamsPlugin = fp(
+  async function unknownParams(app: FastifyInstance) {
+    app.addHook('onRoute', (route) => {
+      if (!applies(route)) return;
+      const accepted = acceptedParams(route.schema?.querystring);
+      const known = new Set(accepted); // once per route, not per request
+      // A route-level onRequest hook runs after the global ones (request id, authentication, limits),
+      // so a caller without a key still gets 401 first, and before schema validation, so the answer
+      // names the unknown parameter instead of a detail of another one.
+      const emptyAllowed = new Set(route.config?.emptyParams ?? []);
+      const check = (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) =>
+        done(unknownParamError(req.query, accepted, known) ?? emptyParamError(req.query, emptyAllowed));
+      const existing = route.onRequest;
+      route.onRequest = existing ? [check, ...(Array.isArray(existing) ? existing : [existing])] : [check];
+    });
+  },
+  { name: 'lds-unknown-params', fastify: '5.x', dependencies: ['lds-envelope'] },
+);

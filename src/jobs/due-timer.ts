@@ -21,7 +21,10 @@ export class DueTimer {
   private readonly now: () => number;
   private readonly timers: Timers;
 
-  constructor(private readonly onDue: () => void, private readonly opts: DueTimerOptions) {
+  constructor(
+    private readonly onDue: () => void,
+    private readonly opts: DueTimerOptions,
+  ) {
     this.now = opts.now ?? Date.now;
     this.timers = opts.timers ?? realTimers;
   }
@@ -53,12 +56,15 @@ export class DueTimer {
     this.handle = undefined;
     this.armedFor = next;
     if (next === Infinity) return;
-    this.handle = this.timers.setTimeout(() => {
-      this.handle = undefined;
-      this.armedFor = Infinity;
-      this.arm();
-      this.onDue();
-    }, Math.max(0, next - now) + this.opts.slackMs);
+    this.handle = this.timers.setTimeout(
+      () => {
+        this.handle = undefined;
+        this.armedFor = Infinity;
+        this.arm();
+        this.onDue();
+      },
+      Math.max(0, next - now) + this.opts.slackMs,
+    );
     const h = this.handle;
     if (this.opts.unref && typeof h === 'object' && h !== null && 'unref' in h) (h as NodeJS.Timeout).unref();
   }

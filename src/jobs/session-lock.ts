@@ -49,8 +49,12 @@ export class SessionLock {
     try {
       if (!this.client) {
         const c = new pg.Client({ connectionString: this.opts.databaseUrl, application_name: this.opts.name });
-        c.on('error', () => { if (this.client === c) this.drop('lock session error'); });
-        c.on('end', () => { if (this.client === c) this.drop('lock session ended'); });
+        c.on('error', () => {
+          if (this.client === c) this.drop('lock session error');
+        });
+        c.on('end', () => {
+          if (this.client === c) this.drop('lock session ended');
+        });
         this.client = c;
         await c.connect();
       }
@@ -59,7 +63,10 @@ export class SessionLock {
         await c.query('SELECT 1');
         return 'held';
       }
-      const { rows } = await c.query<{ ok: boolean; pid: number }>('SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid', [this.opts.key]);
+      const { rows } = await c.query<{ ok: boolean; pid: number }>(
+        'SELECT pg_try_advisory_lock($1) AS ok, pg_backend_pid() AS pid',
+        [this.opts.key],
+      );
       if (!rows[0]!.ok) return 'standby';
       this.backendPid = rows[0]!.pid;
       this.holding = true;

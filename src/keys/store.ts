@@ -69,7 +69,10 @@ export async function listKeys(db: Queryable): Promise<KeyRecord[]> {
 
 /** Marks a key revoked; returns false when no such key exists. Idempotent. */
 export async function revokeKey(db: Queryable, apiKeyId: string): Promise<boolean> {
-  const { rowCount } = await db.query(`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE api_key_id = $1`, [apiKeyId]);
+  const { rowCount } = await db.query(
+    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE api_key_id = $1`,
+    [apiKeyId],
+  );
   return (rowCount ?? 0) > 0;
 }
 

@@ -27,33 +27,101 @@ type Fields = Record<string, Limit>;
 
 /** ls_people: a sponsor in a bill push carries the same fields as a person push. */
 export const PERSON_COLUMNS: Fields = {
-  state_id: TINY, role_id: TINY, party_id: TINY, name: S(128), first_name: S(32), middle_name: S(32), last_name: S(32), suffix: S(32), nickname: S(32),
-  district: S(9), ballotpedia: S(64), votesmart_id: MEDIUM, knowwho_pid: MEDIUM, opensecrets_id: S(9), person_hash: S(8),
+  state_id: TINY,
+  role_id: TINY,
+  party_id: TINY,
+  name: S(128),
+  first_name: S(32),
+  middle_name: S(32),
+  last_name: S(32),
+  suffix: S(32),
+  nickname: S(32),
+  district: S(9),
+  ballotpedia: S(64),
+  votesmart_id: MEDIUM,
+  knowwho_pid: MEDIUM,
+  opensecrets_id: S(9),
+  person_hash: S(8),
 };
 /** ls_bill_vote, from a bill's votes[] and from a roll_call push. */
 const VOTE: Fields = {
-  desc: S(255), yea: COUNT, nay: COUNT, nv: COUNT, absent: COUNT, total: COUNT, passed: TINY, chamber_id: TINY, url: S(255), state_link: S(255),
+  desc: S(255),
+  yea: COUNT,
+  nay: COUNT,
+  nv: COUNT,
+  absent: COUNT,
+  total: COUNT,
+  passed: TINY,
+  chamber_id: TINY,
+  url: S(255),
+  state_link: S(255),
 };
-const TEXT_ROW: Fields = { type_id: TINY, mime_id: TINY, text_size: SIZE, text_hash: HASH, url: S(255), state_link: S(255) };
+const TEXT_ROW: Fields = {
+  type_id: TINY,
+  mime_id: TINY,
+  text_size: SIZE,
+  text_hash: HASH,
+  url: S(255),
+  state_link: S(255),
+};
 const AMENDMENT_ROW: Fields = {
-  adopted: TINY, chamber_id: TINY, mime_id: TINY, title: S(255), description: TEXT, amendment_size: SIZE, amendment_hash: HASH, url: S(255), state_link: S(255),
+  adopted: TINY,
+  chamber_id: TINY,
+  mime_id: TINY,
+  title: S(255),
+  description: TEXT,
+  amendment_size: SIZE,
+  amendment_hash: HASH,
+  url: S(255),
+  state_link: S(255),
 };
 const SUPPLEMENT_ROW: Fields = {
-  type_id: TINY, mime_id: TINY, title: S(255), description: TEXT, supplement_size: SIZE, supplement_hash: HASH, url: S(255), state_link: S(255),
+  type_id: TINY,
+  mime_id: TINY,
+  title: S(255),
+  description: TEXT,
+  supplement_size: SIZE,
+  supplement_hash: HASH,
+  url: S(255),
+  state_link: S(255),
 };
 
-interface RootColumns { fields: Fields; nested?: Record<string, Fields>; lists?: Record<string, Fields> }
+interface RootColumns {
+  fields: Fields;
+  nested?: Record<string, Fields>;
+  lists?: Record<string, Fields>;
+}
 
 /** Per push root: its own fields, its nested objects and its lists. */
 export const COLUMNS: Record<string, RootColumns> = {
   bill: {
     // ls_bill
     fields: {
-      state_id: TINY, body_id: TINY, current_body_id: TINY, bill_type_id: TINY, bill_number: S(10), status: TINY, title: TEXT, description: TEXT,
-      url: S(255), state_link: S(255), change_hash: HASH,
+      state_id: TINY,
+      body_id: TINY,
+      current_body_id: TINY,
+      bill_type_id: TINY,
+      bill_number: S(10),
+      status: TINY,
+      title: TEXT,
+      description: TEXT,
+      url: S(255),
+      state_link: S(255),
+      change_hash: HASH,
     },
     nested: {
-      session: { state_id: TINY, year_start: SMALL, year_end: SMALL, prefile: TINY, sine_die: TINY, prior: TINY, special: TINY, session_name: S(64), session_title: S(64), session_tag: S(32) },
+      session: {
+        state_id: TINY,
+        year_start: SMALL,
+        year_end: SMALL,
+        prefile: TINY,
+        sine_die: TINY,
+        prior: TINY,
+        special: TINY,
+        session_name: S(64),
+        session_title: S(64),
+        session_tag: S(32),
+      },
       committee: { chamber_id: TINY, name: S(128) },
     },
     lists: {
@@ -85,7 +153,10 @@ export function fitString(v: unknown, limit: { chars: number } | { bytes: number
   if ('chars' in limit) return s.length <= limit.chars ? s : s.slice(0, limit.chars);
   if (Buffer.byteLength(s, 'utf8') <= limit.bytes) return s;
   // whole characters only: cut the bytes, then drop a partial last character
-  return Buffer.from(s, 'utf8').subarray(0, limit.bytes).toString('utf8').replace(/\uFFFD$/, '');
+  return Buffer.from(s, 'utf8')
+    .subarray(0, limit.bytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
 }
 
 function fitNumber(v: unknown, limit: { max: number; clamp?: true }): unknown {
@@ -112,6 +183,7 @@ export function fitPush(root: string, body: Obj): Obj {
   if (!cols) return body;
   fitFields(body, cols.fields);
   for (const [k, fields] of Object.entries(cols.nested ?? {})) if (isObj(body[k])) fitFields(body[k], fields);
-  for (const [k, fields] of Object.entries(cols.lists ?? {})) if (Array.isArray(body[k])) for (const item of body[k] as Obj[]) fitFields(item, fields);
+  for (const [k, fields] of Object.entries(cols.lists ?? {}))
+    if (Array.isArray(body[k])) for (const item of body[k] as Obj[]) fitFields(item, fields);
   return body;
 }

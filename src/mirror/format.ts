@@ -4,7 +4,19 @@ import { createHash } from 'node:crypto';
 
 export const NO_DATE = '0000-00-00';
 export const d = (v: string | null | undefined) => v ?? NO_DATE;
-export const MIME: Record<number, string> = { 1: 'text/html', 2: 'application/pdf', 3: 'application/wpd', 4: 'application/doc', 5: 'application/rtf', 6: 'application/docx', 7: 'application/xls', 8: 'application/xlsx', 9: 'text/csv', 10: 'application/json', 11: 'application/zip' };
+export const MIME: Record<number, string> = {
+  1: 'text/html',
+  2: 'application/pdf',
+  3: 'application/wpd',
+  4: 'application/doc',
+  5: 'application/rtf',
+  6: 'application/docx',
+  7: 'application/xls',
+  8: 'application/xlsx',
+  9: 'text/csv',
+  10: 'application/json',
+  11: 'application/zip',
+};
 
 /** What the mirror sends for a calendar event without a known time: TIME's zero, like "0000-00-00" for dates. */
 export const NO_TIME = '00:00';
@@ -43,13 +55,21 @@ export function lsDistrict(raw: string | null | undefined, roleId: number): stri
   const nums = [...s.matchAll(/(\d+)\s*-?\s*([A-Za-z])?(?![A-Za-z0-9])/g)];
   const last = nums[nums.length - 1];
   if (last) return `${prefix}-${String(Number(last[1]) % 1000).padStart(3, '0')}${(last[2] ?? '').toUpperCase()}`;
-  const word = s.split(/\s+/).pop()!.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  const word = s
+    .split(/\s+/)
+    .pop()!
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toUpperCase();
   return word ? `${prefix}-${word.slice(0, 6)}` : '';
 }
 
 /** LegiScan's public page for a record imported from LegiScan (the pattern its own urls follow). */
-export const legiscanUrl = (state: string, what: 'text' | 'amendment' | 'supplement' | 'rollcall', billNumber: string, id: number) =>
-  `https://legiscan.com/${state}/${what}/${encodeURIComponent(billNumber)}/id/${id}`;
+export const legiscanUrl = (
+  state: string,
+  what: 'text' | 'amendment' | 'supplement' | 'rollcall',
+  billNumber: string,
+  id: number,
+) => `https://legiscan.com/${state}/${what}/${encodeURIComponent(billNumber)}/id/${id}`;
 
 /** Our own API links for records that have no LegiScan page. */
 export const apiBillUrl = (base: string, billId: number) => `${base}/v1/bills/${billId}`;

@@ -14,15 +14,23 @@
 // exhausted range fails the push (retried, logged) instead of sending an id that would not fit.
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
 
-export type IdKind = 'session' | 'people' | 'committee' | 'subject' | 'bill' | 'roll_call' | 'text' | 'amendment' | 'supplement';
+export type IdKind =
+  'session' | 'people' | 'committee' | 'subject' | 'bill' | 'roll_call' | 'text' | 'amendment' | 'supplement';
 
 /** Ids below this come from LegiScan (every other writer allocates from here upward). */
 export const OWN_BELOW = 10_000_000;
 const SMALL = { top: 32_767, floor: 16_384 };
 const MEDIUM = { top: 16_777_215, floor: OWN_BELOW };
 export const RANGES: Record<IdKind, { top: number; floor: number }> = {
-  session: SMALL, people: SMALL, committee: SMALL, subject: SMALL,
-  bill: MEDIUM, roll_call: MEDIUM, text: MEDIUM, amendment: MEDIUM, supplement: MEDIUM,
+  session: SMALL,
+  people: SMALL,
+  committee: SMALL,
+  subject: SMALL,
+  bill: MEDIUM,
+  roll_call: MEDIUM,
+  text: MEDIUM,
+  amendment: MEDIUM,
+  supplement: MEDIUM,
 };
 
 /** LegiScan's own ids of a kind that our database holds inside its band (an allocation never takes one of them). */
@@ -33,7 +41,11 @@ const OWN_IDS: Record<IdKind, string> = {
   committee: `SELECT committee_id::bigint AS id FROM committees WHERE committee_id BETWEEN $1 AND $2`,
   subject: `SELECT subject_id::bigint AS id FROM subjects WHERE subject_id BETWEEN $1 AND $2`,
   // 24-bit bands start at OWN_BELOW, above every LegiScan id: nothing to skip there
-  bill: '', roll_call: '', text: '', amendment: '', supplement: '',
+  bill: '',
+  roll_call: '',
+  text: '',
+  amendment: '',
+  supplement: '',
 };
 
 const isOwn = (kind: IdKind, id: number) => id > 0 && id < OWN_BELOW && id <= RANGES[kind].top;
@@ -41,7 +53,10 @@ const isOwn = (kind: IdKind, id: number) => id > 0 && id < OWN_BELOW && id <= RA
 /** Wire ids for local ids, per kind; 0 stays 0 (LegiScan's "none"). */
 export class IdMap {
   private readonly cache = new Map<string, number>();
-  constructor(private readonly pool: Pool, readonly subscriptionId: number) {}
+  constructor(
+    private readonly pool: Pool,
+    readonly subscriptionId: number,
+  ) {}
 
   get(kind: IdKind, local: number): number {
     if (!local) return 0;
@@ -65,7 +80,9 @@ export class IdMap {
     const [legiscan, found] = await Promise.all([
       people.length > 0
         ? this.pool.query<{ people_id: string; legiscan_id: string | null }>(
-          'SELECT people_id::text, legiscan_id::text FROM people WHERE people_id = ANY($1::bigint[]) AND legiscan_id IS NOT NULL', [people])
+            'SELECT people_id::text, legiscan_id::text FROM people WHERE people_id = ANY($1::bigint[]) AND legiscan_id IS NOT NULL',
+            [people],
+          )
         : Promise.resolve({ rows: [] as { people_id: string; legiscan_id: string | null }[] }),
       need.length > 0 ? this.lookup(this.pool, need) : Promise.resolve(new Map<string, number>()),
     ]);
@@ -73,7 +90,9 @@ export class IdMap {
       const lid = Number(r.legiscan_id);
       if (isOwn('people', lid)) this.cache.set(`people:${r.people_id}`, lid);
     }
-    for (const n of need) if (n.kind === 'people' && !this.cache.has(`people:${n.local}`) && isOwn('people', n.local)) this.cache.set(`people:${n.local}`, n.local);
+    for (const n of need)
+      if (n.kind === 'people' && !this.cache.has(`people:${n.local}`) && isOwn('people', n.local))
+        this.cache.set(`people:${n.local}`, n.local);
     const missing = need.filter((n) => !this.cache.has(`${n.kind}:${n.local}`) && !found.has(`${n.kind}:${n.local}`));
     if (missing.length > 0) for (const [k, v] of await this.allocate(missing)) found.set(k, v);
     // a LegiScan people_id wins over a mapping made before the person had one
@@ -95,12 +114,22 @@ export class IdMap {
       await client.query('SELECT pg_advisory_xact_lock(1296651845, $1::int)', [this.subscriptionId]);
       const out = await this.lookup(client, need); // another worker may have allocated them meanwhile
       const byKind = new Map<IdKind, number[]>();
-      for (const n of need) if (!out.has(`${n.kind}:${n.local}`)) byKind.set(n.kind, [...(byKind.get(n.kind) ?? []), n.local]);
+      for (const n of need)
+        if (!out.has(`${n.kind}:${n.local}`)) byKind.set(n.kind, [...(byKind.get(n.kind) ?? []), n.local]);
       for (const [kind, locals] of byKind) {
         const { top, floor } = RANGES[kind];
-        const { rows: [low] } = await client.query<{ low: number | null }>('SELECT min(wire_id) AS low FROM mirror_ids WHERE subscription_id = $1 AND kind = $2', [this.subscriptionId, kind]);
+        const {
+          rows: [low],
+        } = await client.query<{ low: number | null }>(
+          'SELECT min(wire_id) AS low FROM mirror_ids WHERE subscription_id = $1 AND kind = $2',
+          [this.subscriptionId, kind],
+        );
         let next = (low?.low ?? top + 1) - 1;
-        const taken = new Set(OWN_IDS[kind] ? (await client.query<{ id: string }>(OWN_IDS[kind], [floor, next])).rows.map((r) => Number(r.id)) : []);
+        const taken = new Set(
+          OWN_IDS[kind]
+            ? (await client.query<{ id: string }>(OWN_IDS[kind], [floor, next])).rows.map((r) => Number(r.id))
+            : [],
+        );
         const wires: number[] = [];
         for (let i = 0; i < locals.length; i++) {
           while (taken.has(next)) next--;
@@ -122,13 +151,17 @@ export class IdMap {
 export async function localIds(db: Queryable, subscriptionId: number, kind: IdKind, wire: number[]): Promise<number[]> {
   if (wire.length === 0) return [];
   const { rows } = await db.query<{ wire_id: number; local_id: string }>(
-    'SELECT wire_id, local_id::text FROM mirror_ids WHERE subscription_id = $1 AND kind = $2 AND wire_id = ANY($3::int[])', [subscriptionId, kind, wire]);
+    'SELECT wire_id, local_id::text FROM mirror_ids WHERE subscription_id = $1 AND kind = $2 AND wire_id = ANY($3::int[])',
+    [subscriptionId, kind, wire],
+  );
   const mapped = new Map(rows.map((r) => [r.wire_id, Number(r.local_id)]));
   const own = wire.filter((w) => !mapped.has(w));
   const ownLocal = new Map<number, number>();
   if (kind === 'people' && own.length > 0) {
     const { rows: ps } = await db.query<{ legiscan_id: string; people_id: string }>(
-      'SELECT DISTINCT ON (legiscan_id) legiscan_id::text, people_id::text FROM people WHERE legiscan_id = ANY($1::bigint[]) ORDER BY legiscan_id, people_id', [own]);
+      'SELECT DISTINCT ON (legiscan_id) legiscan_id::text, people_id::text FROM people WHERE legiscan_id = ANY($1::bigint[]) ORDER BY legiscan_id, people_id',
+      [own],
+    );
     for (const p of ps) ownLocal.set(Number(p.legiscan_id), Number(p.people_id));
   }
   return wire.map((w) => mapped.get(w) ?? ownLocal.get(w) ?? w);

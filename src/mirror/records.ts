@@ -19,8 +19,26 @@ export const PERSON_COLS = `p.people_id, p.person_hash, p.state_id, p.party_id::
 export const PERSON_FROM = `people p LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN bodies b ON b.body_id = p.body_id`;
 
 /** The fields of a person a receiver stores (ls_people), in a fixed order: what person_hash covers. */
-const PERSON_STORED = ['people_id', 'state_id', 'role_id', 'party_id', 'name', 'first_name', 'middle_name', 'last_name', 'suffix', 'nickname', 'district',
-  'committee_id', 'ftm_eid', 'votesmart_id', 'knowwho_pid', 'opensecrets_id', 'ballotpedia', 'bioguide_id'];
+const PERSON_STORED = [
+  'people_id',
+  'state_id',
+  'role_id',
+  'party_id',
+  'name',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'suffix',
+  'nickname',
+  'district',
+  'committee_id',
+  'ftm_eid',
+  'votesmart_id',
+  'knowwho_pid',
+  'opensecrets_id',
+  'ballotpedia',
+  'bioguide_id',
+];
 
 /**
  * A person row as LegiScan sends it: people_id as a number, district in LegiScan's form, values
@@ -30,7 +48,10 @@ const PERSON_STORED = ['people_id', 'state_id', 'role_id', 'party_id', 'name', '
  * other sources make to the person.
  */
 export function personWire(p: Obj): Obj {
-  const out = fitFields({ ...p, people_id: Number(p.people_id), district: lsDistrict(p.district as string, Number(p.role_id)) }, PERSON_COLUMNS);
+  const out = fitFields(
+    { ...p, people_id: Number(p.people_id), district: lsDistrict(p.district as string, Number(p.role_id)) },
+    PERSON_COLUMNS,
+  );
   const stored = JSON.stringify(PERSON_STORED.map((f) => out[f] ?? null));
   out.person_hash = createHash('md5').update(stored).digest('hex').slice(0, 8);
   return out;
@@ -63,10 +84,22 @@ export async function renderRollCall(db: Queryable, rollCallId: number, base: st
     [rollCallId],
   );
   const { source, bill_number, state_abbr, ...rc } = r;
-  const url = source === 'legiscan' ? legiscanUrl(state_abbr, 'rollcall', bill_number, rollCallId) : apiVoteUrl(base, rollCallId);
+  const url =
+    source === 'legiscan' ? legiscanUrl(state_abbr, 'rollcall', bill_number, rollCallId) : apiVoteUrl(base, rollCallId);
   return {
-    ...rc, yea: rc.yea ?? 0, nay: rc.nay ?? 0, nv: rc.nv ?? 0, absent: rc.absent ?? 0, total: rc.total ?? 0, date: d(rc.date), url,
-    votes: votes.map((v) => ({ people_id: Number(v.people_id), vote_id: v.vote_id, vote_text: VOTE_TEXT[v.vote_id] ?? '' })),
+    ...rc,
+    yea: rc.yea ?? 0,
+    nay: rc.nay ?? 0,
+    nv: rc.nv ?? 0,
+    absent: rc.absent ?? 0,
+    total: rc.total ?? 0,
+    date: d(rc.date),
+    url,
+    votes: votes.map((v) => ({
+      people_id: Number(v.people_id),
+      vote_id: v.vote_id,
+      vote_text: VOTE_TEXT[v.vote_id] ?? '',
+    })),
   };
 }
 
@@ -98,9 +131,14 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
  * when any of those fields does.
  */
 function documentHtml(r: Obj): Buffer {
-  const parts = [r.title ? `<h1>${esc(String(r.title))}</h1>` : '', r.type ? `<p>${esc(String(r.type))}</p>` : '', r.date ? `<p>${esc(String(r.date))}</p>` : '',
-    r.description ? `<p>${esc(String(r.description))}</p>` : '', r.content ? `<pre>${esc(String(r.content))}</pre>` : '',
-    r.state_url ? `<p><a href="${esc(String(r.state_url))}">${esc(String(r.state_url))}</a></p>` : ''];
+  const parts = [
+    r.title ? `<h1>${esc(String(r.title))}</h1>` : '',
+    r.type ? `<p>${esc(String(r.type))}</p>` : '',
+    r.date ? `<p>${esc(String(r.date))}</p>` : '',
+    r.description ? `<p>${esc(String(r.description))}</p>` : '',
+    r.content ? `<pre>${esc(String(r.content))}</pre>` : '',
+    r.state_url ? `<p><a href="${esc(String(r.state_url))}">${esc(String(r.state_url))}</a></p>` : '',
+  ];
   return Buffer.from(`<!DOCTYPE html><html><body>${parts.join('')}</body></html>`, 'utf8');
 }
 
@@ -117,15 +155,61 @@ export async function renderDoc(db: Queryable, root: DocRoot, id: number, base: 
   if (!r) return undefined;
   const doc = documentHtml(r);
   const hash = createHash('md5').update(doc).digest('hex');
-  const url = r.source === 'legiscan' ? legiscanUrl(r.state_abbr, root, r.bill_number, id) : apiBillUrl(base, r.bill_id);
+  const url =
+    r.source === 'legiscan' ? legiscanUrl(r.state_abbr, root, r.bill_number, id) : apiBillUrl(base, r.bill_id);
   const common = { bill_id: r.bill_id, date: d(r.date), mime: MIME[1], mime_id: 1, url, state_link: r.state_url };
   if (root === 'text') {
-    return { doc_id: id, ...common, type: r.type, type_id: r.type_id, text_size: doc.length, text_hash: hash, alt_bill_text: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_text_size: 0, alt_text_hash: '', doc: doc.toString('base64') };
+    return {
+      doc_id: id,
+      ...common,
+      type: r.type,
+      type_id: r.type_id,
+      text_size: doc.length,
+      text_hash: hash,
+      alt_bill_text: 0,
+      alt_mime: '',
+      alt_mime_id: 0,
+      alt_state_link: '',
+      alt_text_size: 0,
+      alt_text_hash: '',
+      doc: doc.toString('base64'),
+    };
   }
   if (root === 'amendment') {
-    return { amendment_id: id, ...common, adopted: r.adopted, chamber: r.chamber, chamber_id: r.chamber_id, title: r.title, description: r.description,
-      amendment_size: doc.length, amendment_hash: hash, alt_amendment: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_amendment_size: 0, alt_amendment_hash: '', doc: doc.toString('base64') };
+    return {
+      amendment_id: id,
+      ...common,
+      adopted: r.adopted,
+      chamber: r.chamber,
+      chamber_id: r.chamber_id,
+      title: r.title,
+      description: r.description,
+      amendment_size: doc.length,
+      amendment_hash: hash,
+      alt_amendment: 0,
+      alt_mime: '',
+      alt_mime_id: 0,
+      alt_state_link: '',
+      alt_amendment_size: 0,
+      alt_amendment_hash: '',
+      doc: doc.toString('base64'),
+    };
   }
-  return { supplement_id: id, ...common, type: r.type, type_id: r.type_id, title: r.title, description: r.description,
-    supplement_size: doc.length, supplement_hash: hash, alt_supplement: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_supplement_size: 0, alt_supplement_hash: '', doc: doc.toString('base64') };
+  return {
+    supplement_id: id,
+    ...common,
+    type: r.type,
+    type_id: r.type_id,
+    title: r.title,
+    description: r.description,
+    supplement_size: doc.length,
+    supplement_hash: hash,
+    alt_supplement: 0,
+    alt_mime: '',
+    alt_mime_id: 0,
+    alt_state_link: '',
+    alt_supplement_size: 0,
+    alt_supplement_hash: '',
+    doc: doc.toString('base64'),
+  };
 }

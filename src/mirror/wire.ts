@@ -11,10 +11,22 @@ import { docFacts, personWire, PERSON_COLS, PERSON_FROM } from './records.js';
 
 type Obj = Record<string, unknown>;
 
-export const REASON_NAMES: Record<number, string> = { 1: 'NewBill', 2: 'StatusChange', 20: 'Text', 21: 'Amendment', 23: 'Vote' };
+export const REASON_NAMES: Record<number, string> = {
+  1: 'NewBill',
+  2: 'StatusChange',
+  20: 'Text',
+  21: 'Amendment',
+  23: 'Vote',
+};
 
 /** getBill shape plus the push-only last_push and reasons. */
-export async function renderBill(db: Queryable, billId: number, reasons: Record<string, string>, lastPush: string, base: string): Promise<Obj | undefined> {
+export async function renderBill(
+  db: Queryable,
+  billId: number,
+  reasons: Record<string, string>,
+  lastPush: string,
+  base: string,
+): Promise<Obj | undefined> {
   // the bill row and its ten child lists in one wave of round trips, not two (a push's latency is
   // its round trips: one lane of a mirror sends one push at a time)
   const main = db.query(
@@ -28,7 +40,21 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
     [billId],
   );
   const q = async (sql: string) => (await db.query(sql, [billId])).rows;
-  const [{ rows: [b] }, history, sponsors, texts, votes, amendments, supplements, sasts, subjects, calendar, referrals] = await Promise.all([
+  const [
+    {
+      rows: [b],
+    },
+    history,
+    sponsors,
+    texts,
+    votes,
+    amendments,
+    supplements,
+    sasts,
+    subjects,
+    calendar,
+    referrals,
+  ] = await Promise.all([
     main,
     q(`SELECT h.history_date::text AS date, h.history_action AS action, coalesce(bo.body_abbr, '') AS chamber, h.history_body_id AS chamber_id, h.history_major AS importance
        FROM bill_history h LEFT JOIN bodies bo ON bo.body_id = h.history_body_id WHERE h.bill_id = $1 ORDER BY h.history_step`),
@@ -49,7 +75,9 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
        FROM supplements s LEFT JOIN supplement_types st USING (supplement_type_id) WHERE s.bill_id = $1 ORDER BY s.supplement_date NULLS FIRST, s.supplement_id`),
     q(`SELECT x.sast_type_id AS type_id, coalesce(t.sast_type, '') AS type, x.sast_bill_number, x.sast_bill_id
        FROM bill_sasts x LEFT JOIN sast_types t USING (sast_type_id) WHERE x.bill_id = $1 ORDER BY x.sast_type_id, x.sast_bill_number`),
-    q(`SELECT s.subject_id, s.subject_name FROM bill_subjects bs JOIN subjects s USING (subject_id) WHERE bs.bill_id = $1 ORDER BY s.subject_name, s.subject_id`),
+    q(
+      `SELECT s.subject_id, s.subject_name FROM bill_subjects bs JOIN subjects s USING (subject_id) WHERE bs.bill_id = $1 ORDER BY s.subject_name, s.subject_id`,
+    ),
     q(`SELECT c.event_type_id AS type_id, c.event_hash, coalesce(e.event_type_name, '') AS type, c.event_date::text AS date, c.event_time AS time,
               c.event_location AS location, c.event_desc AS description FROM bill_calendar c LEFT JOIN event_types e USING (event_type_id)
        WHERE c.bill_id = $1 ORDER BY c.event_date NULLS FIRST, c.event_time, c.event_hash`),
@@ -68,21 +96,46 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
   const se = b.session as Obj;
   const fromLegiscan = b.source === 'legiscan';
   const docUrl = (what: 'text' | 'amendment' | 'supplement' | 'rollcall', id: number) =>
-    fromLegiscan ? legiscanUrl(b.state_abbr, what, b.bill_number, id) : what === 'rollcall' ? apiVoteUrl(base, id) : apiBillUrl(base, billId);
+    fromLegiscan
+      ? legiscanUrl(b.state_abbr, what, b.bill_number, id)
+      : what === 'rollcall'
+        ? apiVoteUrl(base, id)
+        : apiBillUrl(base, billId);
   // The pending committee as LegiScan sends it: the committee row, else what the referral to it
   // says; a committee we cannot name is not pending on the wire (0 and []), never a bare id.
   const pendingId = Number(b.pending_committee_id ?? 0);
   const referral = pendingId ? referrals.findLast((r) => Number(r.committee_id) === pendingId && r.name) : undefined;
   const committee = b.c_id
-    ? { committee_id: b.c_id, chamber: b.c_chamber ?? b.current_body_abbr ?? '', chamber_id: b.c_body ?? b.current_body_id, name: b.c_name }
-    : referral ? { committee_id: pendingId, chamber: referral.chamber || (b.current_body_abbr ?? ''), chamber_id: referral.chamber_id || b.current_body_id, name: referral.name } : undefined;
+    ? {
+        committee_id: b.c_id,
+        chamber: b.c_chamber ?? b.current_body_abbr ?? '',
+        chamber_id: b.c_body ?? b.current_body_id,
+        name: b.c_name,
+      }
+    : referral
+      ? {
+          committee_id: pendingId,
+          chamber: referral.chamber || (b.current_body_abbr ?? ''),
+          chamber_id: referral.chamber_id || b.current_body_id,
+          name: referral.name,
+        }
+      : undefined;
   const bill: Obj = {
     bill_id: b.bill_id,
     change_hash: '',
     session_id: b.session_id,
     session: {
-      session_id: se.session_id, state_id: se.state_id, year_start: se.year_start, year_end: se.year_end, prefile: se.prefile, sine_die: se.sine_die,
-      prior: se.prior, special: se.special, session_tag: se.session_tag, session_title: se.session_title, session_name: se.session_name,
+      session_id: se.session_id,
+      state_id: se.state_id,
+      year_start: se.year_start,
+      year_end: se.year_end,
+      prefile: se.prefile,
+      sine_die: se.sine_die,
+      prior: se.prior,
+      special: se.special,
+      session_tag: se.session_tag,
+      session_title: se.session_title,
+      session_name: se.session_name,
     },
     // LegiScan's own page when the bill has one; otherwise (demo .example links, imports without
     // one) this service's API link, which always resolves
@@ -105,7 +158,12 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
     description: b.description,
     pending_committee_id: committee ? pendingId : 0,
     committee: committee ?? [],
-    referrals: referrals.map((r) => ({ ...r, chamber: r.chamber || (b.current_body_abbr ?? ''), chamber_id: r.chamber_id || b.current_body_id, date: d(r.date) })),
+    referrals: referrals.map((r) => ({
+      ...r,
+      chamber: r.chamber || (b.current_body_abbr ?? ''),
+      chamber_id: r.chamber_id || b.current_body_id,
+      date: d(r.date),
+    })),
     history: history.map((h) => ({ ...h, date: d(h.date) })),
     sponsors: sponsors.map(personWire),
     sasts,
@@ -113,19 +171,73 @@ export async function renderBill(db: Queryable, billId: number, reasons: Record<
     // documents as the document pushes send them (records.ts docFacts): one size, hash and mime per document
     texts: texts.map(({ content, ...t }) => {
       const f = docFacts({ type: t.type, date: t.date, content, state_url: t.state_link });
-      return { ...t, date: d(t.date), mime: f.mime, mime_id: f.mime_id, url: docUrl('text', t.doc_id), text_size: f.size, text_hash: f.hash,
-        alt_bill_text: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_text_size: 0, alt_text_hash: '' };
+      return {
+        ...t,
+        date: d(t.date),
+        mime: f.mime,
+        mime_id: f.mime_id,
+        url: docUrl('text', t.doc_id),
+        text_size: f.size,
+        text_hash: f.hash,
+        alt_bill_text: 0,
+        alt_mime: '',
+        alt_mime_id: 0,
+        alt_state_link: '',
+        alt_text_size: 0,
+        alt_text_hash: '',
+      };
     }),
-    votes: votes.map((v) => ({ ...v, yea: v.yea ?? 0, nay: v.nay ?? 0, nv: v.nv ?? 0, absent: v.absent ?? 0, total: v.total ?? 0, date: d(v.date), url: docUrl('rollcall', v.roll_call_id) })),
+    votes: votes.map((v) => ({
+      ...v,
+      yea: v.yea ?? 0,
+      nay: v.nay ?? 0,
+      nv: v.nv ?? 0,
+      absent: v.absent ?? 0,
+      total: v.total ?? 0,
+      date: d(v.date),
+      url: docUrl('rollcall', v.roll_call_id),
+    })),
     amendments: amendments.map((a) => {
       const f = docFacts({ title: a.title, date: a.date, description: a.description, state_url: a.state_link });
-      return { ...a, date: d(a.date), mime: f.mime, mime_id: f.mime_id, url: docUrl('amendment', a.amendment_id), amendment_size: f.size, amendment_hash: f.hash,
-        alt_amendment: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_amendment_size: 0, alt_amendment_hash: '' };
+      return {
+        ...a,
+        date: d(a.date),
+        mime: f.mime,
+        mime_id: f.mime_id,
+        url: docUrl('amendment', a.amendment_id),
+        amendment_size: f.size,
+        amendment_hash: f.hash,
+        alt_amendment: 0,
+        alt_mime: '',
+        alt_mime_id: 0,
+        alt_state_link: '',
+        alt_amendment_size: 0,
+        alt_amendment_hash: '',
+      };
     }),
     supplements: supplements.map((x) => {
-      const f = docFacts({ type: x.type, title: x.title, date: x.date, description: x.description, state_url: x.state_link });
-      return { ...x, date: d(x.date), mime: f.mime, mime_id: f.mime_id, url: docUrl('supplement', x.supplement_id), supplement_size: f.size, supplement_hash: f.hash,
-        alt_supplement: 0, alt_mime: '', alt_mime_id: 0, alt_state_link: '', alt_supplement_size: 0, alt_supplement_hash: '' };
+      const f = docFacts({
+        type: x.type,
+        title: x.title,
+        date: x.date,
+        description: x.description,
+        state_url: x.state_link,
+      });
+      return {
+        ...x,
+        date: d(x.date),
+        mime: f.mime,
+        mime_id: f.mime_id,
+        url: docUrl('supplement', x.supplement_id),
+        supplement_size: f.size,
+        supplement_hash: f.hash,
+        alt_supplement: 0,
+        alt_mime: '',
+        alt_mime_id: 0,
+        alt_state_link: '',
+        alt_supplement_size: 0,
+        alt_supplement_hash: '',
+      };
     }),
     calendar: calendar.map((c) => ({ ...c, date: d(c.date), time: lsTime(c.time) })),
     last_push: lastPush,

@@ -9,15 +9,29 @@ import { isLoopbackHost } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { ErrorSchema } from '../http/schemas.js';
 import { redisLink } from '../redis/client.js';
-import { deliveriesByStatus, httpDuration, httpRequests, queueDepth, registry, relayLag, relayUnpublished, streamConnections } from '../metrics/registry.js';
+import {
+  deliveriesByStatus,
+  httpDuration,
+  httpRequests,
+  queueDepth,
+  registry,
+  relayLag,
+  relayUnpublished,
+  streamConnections,
+} from '../metrics/registry.js';
 
 const ReadySchema = Type.Object({
   ready: Type.Boolean(),
   checks: Type.Object({
     database: Type.Boolean(),
     bus: Type.Boolean(),
-    redis: Type.Union([Type.Boolean(), Type.Null()], { description: 'null when REDIS_URL is not set or this process serves neither api nor stream' }),
-    relay: Type.Union([Type.Boolean(), Type.Null()], { description: 'false while the relay of this process is active and cannot publish to the bus; null when it runs no relay' }),
+    redis: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'null when REDIS_URL is not set or this process serves neither api nor stream',
+    }),
+    relay: Type.Union([Type.Boolean(), Type.Null()], {
+      description:
+        'false while the relay of this process is active and cannot publish to the bus; null when it runs no relay',
+    }),
   }),
   relay_lag_seconds: Type.Union([Type.Number(), Type.Null()]),
   roles: Type.Array(Type.String()),
@@ -72,71 +86,108 @@ function metricsAllowed(app: FastifyInstance, req: FastifyRequest): boolean {
 }
 
 // fastify-plugin so the onResponse hook sees every route, not only the ones declared here.
-export const opsPlugin = fp(async function ops(app: FastifyInstance) {
-  app.decorate('streamConnectionSources', new Set<() => number>());
-  if (!app.config.metricsToken && !isLoopbackHost(app.config.host)) {
-    app.log.warn({ host: app.config.host }, '/metrics is disabled: HOST is not loopback and METRICS_TOKEN is unset');
-  }
+export const opsPlugin = fp(
+  async function ops(app: FastifyInstance) {
+    app.decorate('streamConnectionSources', new Set<() => number>());
+    if (!app.config.metricsToken && !isLoopbackHost(app.config.host)) {
+      app.log.warn({ host: app.config.host }, '/metrics is disabled: HOST is not loopback and METRICS_TOKEN is unset');
+    }
 
-  // Callback style: an async hook would cost a promise on every response.
-  app.addHook('onResponse', (req, reply, done) => {
-    const route = req.routeOptions.url ?? 'unmatched';
-    httpRequests.inc({ route, method: req.method, status: String(reply.statusCode) });
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream')) httpDuration.observe({ route, method: req.method }, reply.elapsedTime / 1000);
-    done();
-  });
+    // Callback style: an async hook would cost a promise on every response.
+    app.addHook('onResponse', (req, reply, done) => {
+      const route = req.routeOptions.url ?? 'unmatched';
+      httpRequests.inc({ route, method: req.method, status: String(reply.statusCode) });
+      if (!String(reply.getHeader('content-type') ?? '').startsWith('text/event-stream'))
+        httpDuration.observe({ route, method: req.method }, reply.elapsedTime / 1000);
+      done();
+    });
 
-  app.get('/v1/ready', {
-    config: { public: true, probe: true },
-    schema: {
-      operationId: 'getReadiness',
-      summary: 'Readiness for load balancers: database, bus and Redis reachable, relay publishing, relay lag',
-      description: 'Public; the X-API-Key header is not read (a probe). Answers 200 when this process can serve traffic. When a dependency is unreachable it answers 503 with the error envelope (code service_unavailable, the message naming the failing dependencies) and the same checks (relay is false while the relay of this process is active and its publishes to the bus fail, e.g. a NATS server that lost its JetStream store, until the stream is re-created), relay_lag_seconds, roles and ts inside `error`. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
-      tags: ['Meta'],
-      response: { 200: ReadySchema, 503: ErrorSchema },
-    },
-  }, async (_req, reply) => {
-    const redis = app.redis;
-    const [database, lag, redisOk] = await Promise.all([
-      withTimeout(app.db.query('SELECT 1')).then(() => true, () => false),
-      withTimeout(lagSeconds(app)).catch(() => null),
-      // Known down: no ping queued behind the reconnection; otherwise a real round trip.
-      !redis ? Promise.resolve(null) : redisLink(redis).down ? Promise.resolve(false) : withTimeout(redis.ping()).then(() => true, () => false),
-    ]);
-    const bus = app.bus ? app.bus.healthy() : true;
-    const relay = app.relay ? !app.relay.publishFailing() : null;
-    const ready = database && bus && redisOk !== false && relay !== false;
-    const body = { ready, checks: { database, bus, redis: redisOk, relay }, relay_lag_seconds: lag, roles: app.config.roles, ts: app.clock().toISOString() };
-    if (ready) return reply.send(body);
-    // Every non-2xx carries the envelope; the checks travel inside `error` for probes that read them.
-    const failing = Object.entries(body.checks).filter(([, ok]) => ok === false).map(([name]) => (name === 'relay' ? 'relay cannot publish to the bus' : `${name} unreachable`));
-    throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')}.`, body);
-  });
+    app.get(
+      '/v1/ready',
+      {
+        config: { public: true, probe: true },
+        schema: {
+          operationId: 'getReadiness',
+          summary: 'Readiness for load balancers: database, bus and Redis reachable, relay publishing, relay lag',
+          description:
+            'Public; the X-API-Key header is not read (a probe). Answers 200 when this process can serve traffic. When a dependency is unreachable it answers 503 with the error envelope (code service_unavailable, the message naming the failing dependencies) and the same checks (relay is false while the relay of this process is active and its publishes to the bus fail, e.g. a NATS server that lost its JetStream store, until the stream is re-created), relay_lag_seconds, roles and ts inside `error`. relay_lag_seconds is the age of the oldest change not yet published (informational; a lagging relay does not make API processes unready).',
+          tags: ['Meta'],
+          response: { 200: ReadySchema, 503: ErrorSchema },
+        },
+      },
+      async (_req, reply) => {
+        const redis = app.redis;
+        const [database, lag, redisOk] = await Promise.all([
+          withTimeout(app.db.query('SELECT 1')).then(
+            () => true,
+            () => false,
+          ),
+          withTimeout(lagSeconds(app)).catch(() => null),
+          // Known down: no ping queued behind the reconnection; otherwise a real round trip.
+          !redis
+            ? Promise.resolve(null)
+            : redisLink(redis).down
+              ? Promise.resolve(false)
+              : withTimeout(redis.ping()).then(
+                  () => true,
+                  () => false,
+                ),
+        ]);
+        const bus = app.bus ? app.bus.healthy() : true;
+        const relay = app.relay ? !app.relay.publishFailing() : null;
+        const ready = database && bus && redisOk !== false && relay !== false;
+        const body = {
+          ready,
+          checks: { database, bus, redis: redisOk, relay },
+          relay_lag_seconds: lag,
+          roles: app.config.roles,
+          ts: app.clock().toISOString(),
+        };
+        if (ready) return reply.send(body);
+        // Every non-2xx carries the envelope; the checks travel inside `error` for probes that read them.
+        const failing = Object.entries(body.checks)
+          .filter(([, ok]) => ok === false)
+          .map(([name]) => (name === 'relay' ? 'relay cannot publish to the bus' : `${name} unreachable`));
+        throw new ApiError('service_unavailable', `Not ready: ${failing.join(', ')}.`, body);
+      },
+    );
 
-  app.get('/metrics', {
-    config: { public: true },
-    schema: { hide: true },
-  }, async (req, reply) => {
-    if (!metricsAllowed(app, req)) throw new ApiError('not_found');
-    await collectDatabaseGauges(app).catch((err) => logFailure(app.db, req.log, 'warn', err, 'metrics: database gauges unavailable'));
-    let open = 0;
-    for (const count of app.streamConnectionSources) open += count();
-    streamConnections.set(open);
-    return reply.type(registry.contentType).send(await registry.metrics());
-  });
-}, {
-  name: 'lds-ops',
-  fastify: '5.x',
-  // Readiness answers 503 in the envelope; it checks the root's pool, bus and Redis client.
-  dependencies: ['lds-envelope'],
-  decorators: { fastify: ['config', 'db', 'redis', 'bus', 'relay', 'clock'] },
-});
+    app.get(
+      '/metrics',
+      {
+        config: { public: true },
+        schema: { hide: true },
+      },
+      async (req, reply) => {
+        if (!metricsAllowed(app, req)) throw new ApiError('not_found');
+        await collectDatabaseGauges(app).catch((err) =>
+          logFailure(app.db, req.log, 'warn', err, 'metrics: database gauges unavailable'),
+        );
+        let open = 0;
+        for (const count of app.streamConnectionSources) open += count();
+        streamConnections.set(open);
+        return reply.type(registry.contentType).send(await registry.metrics());
+      },
+    );
+  },
+  {
+    name: 'lds-ops',
+    fastify: '5.x',
+    // Readiness answers 503 in the envelope; it checks the root's pool, bus and Redis client.
+    dependencies: ['lds-envelope'],
+    decorators: { fastify: ['config', 'db', 'redis', 'bus', 'relay', 'clock'] },
+  },
+);
 
 async function collectDatabaseGauges(app: FastifyInstance) {
   relayLag.set(await lagSeconds(app));
-  const rs = await app.db.query<{ n: number }>('SELECT greatest(last_seq - published_seq, 0)::int AS n FROM relay_state WHERE id = 1');
+  const rs = await app.db.query<{ n: number }>(
+    'SELECT greatest(last_seq - published_seq, 0)::int AS n FROM relay_state WHERE id = 1',
+  );
   relayUnpublished.set(rs.rows[0]?.n ?? 0);
-  const { rows } = await app.db.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM deliveries GROUP BY status`);
+  const { rows } = await app.db.query<{ status: string; n: number }>(
+    `SELECT status, count(*)::int AS n FROM deliveries GROUP BY status`,
+  );
   let waiting = 0;
   for (const s of ['pending', 'in_flight', 'delivered', 'failed', 'cancelled']) {
     const n = rows.find((r) => r.status === s)?.n ?? 0;

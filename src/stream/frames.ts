@@ -45,12 +45,16 @@ export class Frames {
   /** Encoded once into bytes, so writing it to thousands of sockets copies no string. */
   sse(): SseBytes {
     // JSON.stringify never emits a raw newline, so data stays on one line as SSE requires.
-    return (this.sseBytes ??= new SseBytes(`event: bill_change\nid: ${this.event.changed_at}\ndata: ${JSON.stringify(payload(this.event))}\n\n`));
+    return (this.sseBytes ??= new SseBytes(
+      `event: bill_change\nid: ${this.event.changed_at}\ndata: ${JSON.stringify(payload(this.event))}\n\n`,
+    ));
   }
 
   /** UTF-8 bytes of the JSON text message, encoded once instead of once per WebSocket */
   ws(): Buffer {
-    return (this.wsText ??= Buffer.from(JSON.stringify({ type: 'bill_change', id: this.event.changed_at, data: payload(this.event) })));
+    return (this.wsText ??= Buffer.from(
+      JSON.stringify({ type: 'bill_change', id: this.event.changed_at, data: payload(this.event) }),
+    ));
   }
 }
 

@@ -114,7 +114,12 @@ export class StreamGuard {
       }
     } else admitted = (this.open.get(lease.keyId)?.size ?? 0) < limit;
     if (!admitted) {
-      throw new ApiError('stream_limit', `This key already holds its ${limit} concurrent streams (SSE and WebSocket together); close one, then retry.`, { limit }, { 'Retry-After': RETRY_AFTER_S });
+      throw new ApiError(
+        'stream_limit',
+        `This key already holds its ${limit} concurrent streams (SSE and WebSocket together); close one, then retry.`,
+        { limit },
+        { 'Retry-After': RETRY_AFTER_S },
+      );
     }
     let set = this.open.get(lease.keyId);
     if (!set) this.open.set(lease.keyId, (set = new Set()));
@@ -173,5 +178,10 @@ export class StreamGuard {
 }
 
 function unavailable(): ApiError {
-  return new ApiError('service_unavailable', 'The stream limit check is temporarily unavailable; retry shortly.', {}, { 'Retry-After': 1 });
+  return new ApiError(
+    'service_unavailable',
+    'The stream limit check is temporarily unavailable; retry shortly.',
+    {},
+    { 'Retry-After': 1 },
+  );
 }

@@ -73,11 +73,14 @@ export class Heartbeat<T> {
   constructor(intervalMs: number, beat: (members: Iterable<T>, first: boolean) => void) {
     this.slices = Math.min(64, Math.max(1, Math.floor(intervalMs / 200)));
     this.groups = Array.from({ length: this.slices }, () => new Set<T>());
-    this.timer = setInterval(() => {
-      const s = this.slice;
-      this.slice = (s + 1) % this.slices;
-      beat(this.groups[s], s === 0);
-    }, Math.ceil(intervalMs / this.slices));
+    this.timer = setInterval(
+      () => {
+        const s = this.slice;
+        this.slice = (s + 1) % this.slices;
+        beat(this.groups[s], s === 0);
+      },
+      Math.ceil(intervalMs / this.slices),
+    );
     this.timer.unref();
   }
 

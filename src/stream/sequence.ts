@@ -42,7 +42,13 @@ export class SequenceFiller {
   push(e: ChangeEvent): void {
     if (this.closing) return;
     // The usual case, the next seq with nothing queued, is delivered at once: no queue, no promise.
-    if (this.ready && !this.draining && this.queue.length === 0 && this.lastSeq !== undefined && e.seq === this.lastSeq + 1) {
+    if (
+      this.ready &&
+      !this.draining &&
+      this.queue.length === 0 &&
+      this.lastSeq !== undefined &&
+      e.seq === this.lastSeq + 1
+    ) {
       this.deliver(e);
       return;
     }
@@ -53,15 +59,18 @@ export class SequenceFiller {
   /** Safety net for a silent bus: picks up anything stamped that never arrived. */
   check(): void {
     if (this.lastSeq !== undefined && !this.draining) {
-      this.db.query<{ last_seq: number }>('SELECT last_seq FROM relay_state WHERE id = 1').then(({ rows }) => {
-        if (rows[0].last_seq > (this.lastSeq ?? Infinity) && !this.draining) {
-          this.draining = true;
-          this.fill(rows[0].last_seq).finally(() => {
-            this.draining = false;
-            if (this.queue.length) void this.drain();
-          });
-        }
-      }, () => undefined);
+      this.db.query<{ last_seq: number }>('SELECT last_seq FROM relay_state WHERE id = 1').then(
+        ({ rows }) => {
+          if (rows[0].last_seq > (this.lastSeq ?? Infinity) && !this.draining) {
+            this.draining = true;
+            this.fill(rows[0].last_seq).finally(() => {
+              this.draining = false;
+              if (this.queue.length) void this.drain();
+            });
+          }
+        },
+        () => undefined,
+      );
     }
   }
 

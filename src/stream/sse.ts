@@ -126,46 +126,54 @@ export const STREAM_DESCRIPTION = [
 ].join(' ');
 
 export function sseRoutes(app: App, { hub, outage, guard }: Streams) {
-  app.get('/v1/stream', {
-    schema: {
-      operationId: 'streamChanges',
-      summary: 'Live change stream (server-sent events)',
-      description: STREAM_DESCRIPTION,
-      tags: ['Changes'],
-      querystring: StreamQuery,
-      headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ description: 'the last id received; takes precedence over since' })) }),
-      response: {
-        200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } },
-        ...errorResponses(400, 401, 429, 500),
+  app.get(
+    '/v1/stream',
+    {
+      schema: {
+        operationId: 'streamChanges',
+        summary: 'Live change stream (server-sent events)',
+        description: STREAM_DESCRIPTION,
+        tags: ['Changes'],
+        querystring: StreamQuery,
+        headers: Type.Object({
+          'last-event-id': Type.Optional(
+            Type.String({ description: 'the last id received; takes precedence over since' }),
+          ),
+        }),
+        response: {
+          200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } },
+          ...errorResponses(400, 401, 429, 500),
+        },
       },
     },
-  }, async (req, reply) => {
-    const p = parseStreamParams(req.query, req.headers['last-event-id'], app.clock());
-    const lease = req.apiKey ? await guard.admit(req.apiKey) : undefined;
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string | number | string[]>),
-      'content-type': 'text/event-stream',
-      'cache-control': 'no-cache, no-transform',
-      // never compressed or buffered by a proxy: events must leave as soon as they are written
-      'content-encoding': 'identity',
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive',
-    });
-    req.raw.socket.setNoDelay(true);
-    res.write(SSE_OPENING);
-    const sink = new SseSink(res);
-    const detach = outage.attach(hub, sink, p, req.apiKey?.api_key_id);
-    res.on('close', () => {
-      detach();
-      if (lease) guard.release(lease);
-    });
-    if (lease) {
-      lease.end = () => {
+    async (req, reply) => {
+      const p = parseStreamParams(req.query, req.headers['last-event-id'], app.clock());
+      const lease = req.apiKey ? await guard.admit(req.apiKey) : undefined;
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string | number | string[]>),
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache, no-transform',
+        // never compressed or buffered by a proxy: events must leave as soon as they are written
+        'content-encoding': 'identity',
+        'x-accel-buffering': 'no',
+        connection: 'keep-alive',
+      });
+      req.raw.socket.setNoDelay(true);
+      res.write(SSE_OPENING);
+      const sink = new SseSink(res);
+      const detach = outage.attach(hub, sink, p, req.apiKey?.api_key_id);
+      res.on('close', () => {
         detach();
-        sink.end({ reason: 'revoked_api_key' });
-      };
-    }
-  });
+        if (lease) guard.release(lease);
+      });
+      if (lease) {
+        lease.end = () => {
+          detach();
+          sink.end({ reason: 'revoked_api_key' });
+        };
+      }
+    },
+  );
 }

@@ -68,44 +68,48 @@ const params = new WeakMap<FastifyRequest, { p: StreamParams; lease?: Lease }>()
 
 /** established: the raw sockets that became WebSockets (the plugin cuts every other upgrade socket). */
 export function wsRoutes(app: App, { hub, outage, guard }: Streams, established: WeakSet<object>) {
-  app.get('/v1/stream/ws', {
-    websocket: true,
-    schema: {
-      operationId: 'streamChangesWebSocket',
-      summary: 'Live change stream over WebSocket',
-      description:
-        'Same events, filters, resume and heartbeat as /v1/stream, as JSON text messages: {type:"bill_change", id, data}, ' +
-        '{type:"ping", ts}, {type:"rotate", reason, cursor} (the server then closes with code 1000; reconnect with ' +
-        'last_event_id = cursor), {type:"error", reason: "database_unavailable", cursor, retry_ms} when the database becomes ' +
-        'unavailable (the connection stays open and resumes without loss), {type:"reset", reason: "replay_limit", since, cursor, ' +
-        'max_events} first when the replay asked for is longer than STREAM_REPLAY_MAX_EVENTS (as on /v1/stream), ' +
-        '{type:"error", reason: "revoked_api_key"} then close code 1008 when the key is revoked. The per-key cap counts ' +
-        'these and /v1/stream together (429 stream_limit before the upgrade). Send the key in the X-API-Key header ' +
-        '(non-browser clients can); resume with the Last-Event-ID header or the last_event_id query parameter.',
-      tags: ['Changes'],
-      querystring: StreamQuery,
-      response: { 101: { description: 'Switching protocols' }, ...errorResponses(400, 401, 429, 500) },
+  app.get(
+    '/v1/stream/ws',
+    {
+      websocket: true,
+      schema: {
+        operationId: 'streamChangesWebSocket',
+        summary: 'Live change stream over WebSocket',
+        description:
+          'Same events, filters, resume and heartbeat as /v1/stream, as JSON text messages: {type:"bill_change", id, data}, ' +
+          '{type:"ping", ts}, {type:"rotate", reason, cursor} (the server then closes with code 1000; reconnect with ' +
+          'last_event_id = cursor), {type:"error", reason: "database_unavailable", cursor, retry_ms} when the database becomes ' +
+          'unavailable (the connection stays open and resumes without loss), {type:"reset", reason: "replay_limit", since, cursor, ' +
+          'max_events} first when the replay asked for is longer than STREAM_REPLAY_MAX_EVENTS (as on /v1/stream), ' +
+          '{type:"error", reason: "revoked_api_key"} then close code 1008 when the key is revoked. The per-key cap counts ' +
+          'these and /v1/stream together (429 stream_limit before the upgrade). Send the key in the X-API-Key header ' +
+          '(non-browser clients can); resume with the Last-Event-ID header or the last_event_id query parameter.',
+        tags: ['Changes'],
+        querystring: StreamQuery,
+        response: { 101: { description: 'Switching protocols' }, ...errorResponses(400, 401, 429, 500) },
+      },
+      // Parameters are checked before the upgrade so a bad request gets a plain 400 response.
+      // The stream slot is taken there too, so a refusal is a plain 429; it is freed when the
+      // connection closes, whether or not the upgrade completed.
+      preHandler: async (req) => {
+        const p = parseStreamParams(req.query, req.headers['last-event-id'], app.clock());
+        const lease = req.apiKey ? await guard.admit(req.apiKey) : undefined;
+        if (lease) req.raw.socket.once('close', () => guard.release(lease));
+        params.set(req, { p, lease });
+      },
     },
-    // Parameters are checked before the upgrade so a bad request gets a plain 400 response.
-    // The stream slot is taken there too, so a refusal is a plain 429; it is freed when the
-    // connection closes, whether or not the upgrade completed.
-    preHandler: async (req) => {
-      const p = parseStreamParams(req.query, req.headers['last-event-id'], app.clock());
-      const lease = req.apiKey ? await guard.admit(req.apiKey) : undefined;
-      if (lease) req.raw.socket.once('close', () => guard.release(lease));
-      params.set(req, { p, lease });
+    (socket, req) => {
+      established.add(req.raw.socket);
+      const { p, lease } = params.get(req) as { p: StreamParams; lease?: Lease };
+      const sink = new WsSink(socket);
+      const detach = outage.attach(hub, sink, p, req.apiKey?.api_key_id);
+      socket.on('close', detach);
+      if (lease) {
+        lease.end = () => {
+          detach();
+          sink.end({ reason: 'revoked_api_key' });
+        };
+      }
     },
-  }, (socket, req) => {
-    established.add(req.raw.socket);
-    const { p, lease } = params.get(req) as { p: StreamParams; lease?: Lease };
-    const sink = new WsSink(socket);
-    const detach = outage.attach(hub, sink, p, req.apiKey?.api_key_id);
-    socket.on('close', detach);
-    if (lease) {
-      lease.end = () => {
-        detach();
-        sink.end({ reason: 'revoked_api_key' });
-      };
-    }
-  });
+  );
 }

@@ -35,15 +35,16 @@ const LOAD_BATCH = 500;
 const FOLLOW_POLL_MS = 30_000;
 
 /** Waits ms, or less when aborted; leaves no listener behind (a long wait for the first file sleeps many times). */
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const done = () => {
-    clearTimeout(t);
-    signal?.removeEventListener('abort', done);
-    resolve();
-  };
-  const t = setTimeout(done, ms);
-  signal?.addEventListener('abort', done, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 /** A GET with the key; waits and retries on 429 and 503 (Retry-After) and on connection errors. */
 async function get(o: SyncOptions, path: string) {
@@ -112,7 +113,10 @@ async function loadSnapshot(o: SyncOptions, c: pg.Client): Promise<{ cursor: str
     await clearAll(c);
     // Created right before it is iterated: readline emits lines as soon as it exists, and lines
     // emitted before the loop starts would be lost.
-    const lines = createInterface({ input: (res.body as unknown as Readable).pipe(createGunzip()), crlfDelay: Infinity });
+    const lines = createInterface({
+      input: (res.body as unknown as Readable).pipe(createGunzip()),
+      crlfDelay: Infinity,
+    });
     const batches = new Map<Resource, unknown[]>();
     for await (const line of lines) {
       if (!line) continue;
@@ -143,11 +147,21 @@ async function catchUp(o: SyncOptions, c: pg.Client, cursor: string): Promise<{ 
   for (;;) {
     const page = await getJson(o, `/v1/changes?since=${encodeURIComponent(cursor)}&limit=${FEED_LIMIT}`);
     const ids = [...new Set((page.data as Array<{ bill_id: number }>).map((d) => d.bill_id))];
-    const bills = await inTurns(ids, async (id) => (await getJson(o, `/v1/bills/${id}?include=all`)).data as { bill_id: number; votes: Array<{ roll_call_id: number }> });
+    const bills = await inTurns(
+      ids,
+      async (id) =>
+        (await getJson(o, `/v1/bills/${id}?include=all`)).data as {
+          bill_id: number;
+          votes: Array<{ roll_call_id: number }>;
+        },
+    );
     const rollCallIds = bills.flatMap((b) => b.votes.map((v) => v.roll_call_id));
     const held = await heldRollCalls(c, rollCallIds);
     const fresh = bills.flatMap((b) => b.votes.filter((v) => !held.has(v.roll_call_id)));
-    const rollCalls = await inTurns(fresh, async (v) => ({ ...v, member_votes: (await getJson(o, `/v1/votes/${v.roll_call_id}/details`)).data }));
+    const rollCalls = await inTurns(fresh, async (v) => ({
+      ...v,
+      member_votes: (await getJson(o, `/v1/votes/${v.roll_call_id}/details`)).data,
+    }));
     await c.query('BEGIN');
     try {
       await upsert(c, 'bill', bills);
@@ -171,8 +185,14 @@ function nextWake(o: SyncOptions, cursor: string): { wait: Promise<void>; close(
   o.signal?.addEventListener('abort', onAbort, { once: true });
   const wait = new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, FOLLOW_POLL_MS);
-    const done = () => { clearTimeout(timer); resolve(); };
-    request(new URL('/v1/stream', o.from), { headers: { 'x-api-key': o.key, 'last-event-id': cursor }, signal: ac.signal })
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    request(new URL('/v1/stream', o.from), {
+      headers: { 'x-api-key': o.key, 'last-event-id': cursor },
+      signal: ac.signal,
+    })
       .then(async (res) => {
         if (res.statusCode !== 200) {
           await res.body.dump();
@@ -183,7 +203,13 @@ function nextWake(o: SyncOptions, cursor: string): { wait: Promise<void>; close(
       })
       .catch(() => undefined);
   });
-  return { wait, close: () => { ac.abort(); o.signal?.removeEventListener('abort', onAbort); } };
+  return {
+    wait,
+    close: () => {
+      ac.abort();
+      o.signal?.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 export async function runSync(o: SyncOptions): Promise<SyncResult> {

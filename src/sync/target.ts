@@ -19,7 +19,9 @@ export const TABLES = {
 export type Resource = keyof typeof TABLES;
 
 const SCHEMA = `
-  ${Object.values(TABLES).map(([t, id]) => `CREATE TABLE IF NOT EXISTS ${t} (id text PRIMARY KEY, data jsonb NOT NULL); -- ${id}`).join('\n  ')}
+  ${Object.values(TABLES)
+    .map(([t, id]) => `CREATE TABLE IF NOT EXISTS ${t} (id text PRIMARY KEY, data jsonb NOT NULL); -- ${id}`)
+    .join('\n  ')}
   CREATE TABLE IF NOT EXISTS lds_sync_state (
     id int PRIMARY KEY CHECK (id = 1),
     source text NOT NULL,
@@ -42,7 +44,9 @@ export async function openTarget(url: string): Promise<pg.Client> {
 }
 
 export async function readState(c: pg.Client): Promise<SyncState | undefined> {
-  return (await c.query<SyncState>('SELECT source, feed_cursor, snapshot_generated_at FROM lds_sync_state WHERE id = 1')).rows[0];
+  return (
+    await c.query<SyncState>('SELECT source, feed_cursor, snapshot_generated_at FROM lds_sync_state WHERE id = 1')
+  ).rows[0];
 }
 
 export async function writeState(c: pg.ClientBase, s: SyncState): Promise<void> {
@@ -55,7 +59,11 @@ export async function writeState(c: pg.ClientBase, s: SyncState): Promise<void> 
 
 /** Empties every resource table (before loading a snapshot, in the same transaction). */
 export async function clearAll(c: pg.ClientBase): Promise<void> {
-  await c.query(`TRUNCATE ${Object.values(TABLES).map(([t]) => t).join(', ')}`);
+  await c.query(
+    `TRUNCATE ${Object.values(TABLES)
+      .map(([t]) => t)
+      .join(', ')}`,
+  );
 }
 
 /** Inserts or replaces records of one resource (one statement for the batch). */
@@ -71,6 +79,8 @@ export async function upsert(c: pg.ClientBase, resource: Resource, records: unkn
 
 /** Ids of the roll calls already held, among these. */
 export async function heldRollCalls(c: pg.ClientBase, ids: number[]): Promise<Set<number>> {
-  const { rows } = await c.query<{ id: string }>('SELECT id FROM lds_roll_calls WHERE id = ANY($1::text[])', [ids.map(String)]);
+  const { rows } = await c.query<{ id: string }>('SELECT id FROM lds_roll_calls WHERE id = ANY($1::text[])', [
+    ids.map(String),
+  ]);
   return new Set(rows.map((r) => Number(r.id)));
 }

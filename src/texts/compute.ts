@@ -7,8 +7,14 @@
 import { Worker } from 'node:worker_threads';
 import { computeTextChange, type TextChangeStats } from './diff.js';
 
-export interface DiffRequest { id: number; a: string; b: string; labels: { from: string; to: string } }
-export type DiffReply = { id: number; stats: TextChangeStats; error?: undefined } | { id: number; error: string; stats?: undefined };
+export interface DiffRequest {
+  id: number;
+  a: string;
+  b: string;
+  labels: { from: string; to: string };
+}
+export type DiffReply =
+  { id: number; stats: TextChangeStats; error?: undefined } | { id: number; error: string; stats?: undefined };
 
 export type ComputeChange = (a: string, b: string, labels: { from: string; to: string }) => Promise<TextChangeStats>;
 

@@ -11,7 +11,8 @@ const MAX_SECTIONS = 50;
 const MAX_EDIT_LENGTH = 20_000;
 
 // Headings that state bill drafters use to open a section, article or part.
-const HEADING = /^\s*((?:SECTION|Section|SEC\.|Sec\.|§+|ARTICLE|Article|PART|Part|CHAPTER|Chapter|TITLE|Title)\s*[0-9IVXLC]+[0-9A-Za-z.-]*)/;
+const HEADING =
+  /^\s*((?:SECTION|Section|SEC\.|Sec\.|§+|ARTICLE|Article|PART|Part|CHAPTER|Chapter|TITLE|Title)\s*[0-9IVXLC]+[0-9A-Za-z.-]*)/;
 
 export interface TextChangeStats {
   added_chars: number;
@@ -26,7 +27,12 @@ export interface TextChangeStats {
   diff_unified: string;
 }
 
-interface Part { value: string; added?: boolean; removed?: boolean; count?: number }
+interface Part {
+  value: string;
+  added?: boolean;
+  removed?: boolean;
+  count?: number;
+}
 
 function lineParts(a: string, b: string): Part[] {
   const parts = diffLines(a, b, { maxEditLength: MAX_EDIT_LENGTH }) as Part[] | undefined;
@@ -47,7 +53,11 @@ const squash = (s: string) => s.replace(/\s+/g, '');
  */
 export function computeTextChange(a: string, b: string, labels: { from: string; to: string }): TextChangeStats {
   const parts = lineParts(a, b);
-  let added = 0, removed = 0, addedLines = 0, removedLines = 0, same = 0;
+  let added = 0,
+    removed = 0,
+    addedLines = 0,
+    removedLines = 0,
+    same = 0;
   const sections: string[] = [];
   const highlights: TextChangeStats['highlights'] = [];
   let oldHeading: string | undefined, newHeading: string | undefined;
@@ -75,13 +85,22 @@ export function computeTextChange(a: string, b: string, labels: { from: string; 
     }
     if ((part.added || part.removed) && highlights.length < MAX_HIGHLIGHTS) {
       const snippet = part.value.replace(/\s+/g, ' ').trim();
-      if (snippet) highlights.push({ op: part.added ? 'added' : 'removed', text: snippet.length > HIGHLIGHT_CHARS ? snippet.slice(0, HIGHLIGHT_CHARS - 1) + '…' : snippet });
+      if (snippet)
+        highlights.push({
+          op: part.added ? 'added' : 'removed',
+          text: snippet.length > HIGHLIGHT_CHARS ? snippet.slice(0, HIGHLIGHT_CHARS - 1) + '…' : snippet,
+        });
     }
   }
   const total = a.length + b.length;
   const similarity = total === 0 ? 1 : Math.round(((2 * same) / total) * 10_000) / 10_000;
-  let unified = createTwoFilesPatch(labels.from, labels.to, a, b, undefined, undefined, { context: 3, maxEditLength: MAX_EDIT_LENGTH }) ?? '';
-  if (!unified && a !== b) unified = `--- ${labels.from}\n+++ ${labels.to}\n(the versions differ too much for a line diff)\n`;
+  let unified =
+    createTwoFilesPatch(labels.from, labels.to, a, b, undefined, undefined, {
+      context: 3,
+      maxEditLength: MAX_EDIT_LENGTH,
+    }) ?? '';
+  if (!unified && a !== b)
+    unified = `--- ${labels.from}\n+++ ${labels.to}\n(the versions differ too much for a line diff)\n`;
   let truncated = false;
   if (Buffer.byteLength(unified) > MAX_DIFF_BYTES) {
     truncated = true;

@@ -13,17 +13,33 @@ export const CONSECUTIVE_PAIRS_SQL = `
  * result, and removes the pair from the queue. Returns false when either text is missing or the
  * two belong to different bills (such a pair is dropped from the queue too).
  */
-export async function computePair(db: Queryable, fromId: number, toId: number, compute: ComputeChange = computeInThread): Promise<boolean> {
-  const texts = (await db.query<{ text_id: number; bill_id: number; bill_text_type_id: number; created: Date; content: string | null }>(
-    'SELECT text_id, bill_id, bill_text_type_id, created, content FROM bill_texts WHERE text_id = ANY($1::int[])', [[fromId, toId]],
-  )).rows;
+export async function computePair(
+  db: Queryable,
+  fromId: number,
+  toId: number,
+  compute: ComputeChange = computeInThread,
+): Promise<boolean> {
+  const texts = (
+    await db.query<{
+      text_id: number;
+      bill_id: number;
+      bill_text_type_id: number;
+      created: Date;
+      content: string | null;
+    }>('SELECT text_id, bill_id, bill_text_type_id, created, content FROM bill_texts WHERE text_id = ANY($1::int[])', [
+      [fromId, toId],
+    ])
+  ).rows;
   const from = texts.find((t) => t.text_id === fromId);
   const to = texts.find((t) => t.text_id === toId);
   // A text whose document is absent (metadata only) has nothing to compare: comparing it as ''
   // would publish two missing documents as identical (whitespace-only, similarity 1).
   if (!from || !to || from.bill_id !== to.bill_id || from.content === null || to.content === null) {
-    await db.query(`WITH q AS (DELETE FROM text_diff_queue WHERE from_text_id = $1 AND to_text_id = $2)
-                    DELETE FROM text_changes WHERE from_text_id = $1 AND to_text_id = $2`, [fromId, toId]);
+    await db.query(
+      `WITH q AS (DELETE FROM text_diff_queue WHERE from_text_id = $1 AND to_text_id = $2)
+                    DELETE FROM text_changes WHERE from_text_id = $1 AND to_text_id = $2`,
+      [fromId, toId],
+    );
     return false;
   }
   const s = await compute(from.content, to.content, { from: `text/${fromId}`, to: `text/${toId}` });
@@ -40,9 +56,25 @@ export async function computePair(db: Queryable, fromId: number, toId: number, c
        is_whitespace_only = EXCLUDED.is_whitespace_only, changed_sections = EXCLUDED.changed_sections,
        highlights = EXCLUDED.highlights, diff_truncated = EXCLUDED.diff_truncated, diff_unified = EXCLUDED.diff_unified,
        computed_at = now()`,
-    [from.bill_id, fromId, toId, from.bill_text_type_id, to.bill_text_type_id, from.created, to.created, s.added_chars,
-      s.removed_chars, s.added_lines, s.removed_lines, s.similarity, s.is_whitespace_only, JSON.stringify(s.changed_sections),
-      JSON.stringify(s.highlights), s.diff_truncated, s.diff_unified],
+    [
+      from.bill_id,
+      fromId,
+      toId,
+      from.bill_text_type_id,
+      to.bill_text_type_id,
+      from.created,
+      to.created,
+      s.added_chars,
+      s.removed_chars,
+      s.added_lines,
+      s.removed_lines,
+      s.similarity,
+      s.is_whitespace_only,
+      JSON.stringify(s.changed_sections),
+      JSON.stringify(s.highlights),
+      s.diff_truncated,
+      s.diff_unified,
+    ],
   );
   return true;
 }
@@ -91,11 +123,14 @@ export async function processQueue(pool: Pool, opts: QueueOptions = {}): Promise
   const failed: string[] = []; // tried once in this call: retried on a later round, not at once
   for (let i = 0; i < batch && !stopped(); i++) {
     const outcome = await withTransaction(pool, async (client) => {
-      const p = (await client.query<{ from_text_id: number; to_text_id: number }>(
-        `SELECT from_text_id, to_text_id FROM text_diff_queue
+      const p = (
+        await client.query<{ from_text_id: number; to_text_id: number }>(
+          `SELECT from_text_id, to_text_id FROM text_diff_queue
          WHERE attempts < $1 AND from_text_id || ':' || to_text_id <> ALL($2::text[])
-         ORDER BY queued_at, from_text_id, to_text_id LIMIT 1 FOR UPDATE SKIP LOCKED`, [MAX_ATTEMPTS, failed],
-      )).rows[0];
+         ORDER BY queued_at, from_text_id, to_text_id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          [MAX_ATTEMPTS, failed],
+        )
+      ).rows[0];
       if (!p) return 'empty';
       await client.query('SAVEPOINT pair');
       try {
@@ -104,8 +139,10 @@ export async function processQueue(pool: Pool, opts: QueueOptions = {}): Promise
       } catch (err) {
         await client.query('ROLLBACK TO SAVEPOINT pair');
         if (err instanceof DiffStopped) return 'stopped';
-        await client.query('UPDATE text_diff_queue SET attempts = attempts + 1, last_error = $3 WHERE from_text_id = $1 AND to_text_id = $2',
-          [p.from_text_id, p.to_text_id, String((err as Error).message).slice(0, 500)]);
+        await client.query(
+          'UPDATE text_diff_queue SET attempts = attempts + 1, last_error = $3 WHERE from_text_id = $1 AND to_text_id = $2',
+          [p.from_text_id, p.to_text_id, String((err as Error).message).slice(0, 500)],
+        );
         failed.push(`${p.from_text_id}:${p.to_text_id}`);
         return 'failed';
       }

@@ -23,12 +23,19 @@ const LATE_COMMIT_WINDOW = '60 seconds';
 export async function discoverNewTexts(db: Pool, stopped: () => boolean = () => false): Promise<number> {
   let queued = 0;
   for (let round = 0; round < 50 && !stopped(); round++) {
-    const cur = (await db.query<{ created: string; text_id: number }>('SELECT created::text AS created, text_id FROM text_diff_cursor WHERE id = 1')).rows[0];
+    const cur = (
+      await db.query<{ created: string; text_id: number }>(
+        'SELECT created::text AS created, text_id FROM text_diff_cursor WHERE id = 1',
+      )
+    ).rows[0];
     // created_text, not created: ORDER BY would read an output column named created as the text.
-    const rows = (await db.query<{ bill_id: number; created_text: string; text_id: number }>(
-      `SELECT bill_id, created::text AS created_text, text_id FROM bill_texts WHERE (created, text_id) > ($1::timestamptz, $2)
-       ORDER BY created, text_id LIMIT $3`, [cur.created, cur.text_id, DISCOVER_BATCH],
-    )).rows;
+    const rows = (
+      await db.query<{ bill_id: number; created_text: string; text_id: number }>(
+        `SELECT bill_id, created::text AS created_text, text_id FROM bill_texts WHERE (created, text_id) > ($1::timestamptz, $2)
+       ORDER BY created, text_id LIMIT $3`,
+        [cur.created, cur.text_id, DISCOVER_BATCH],
+      )
+    ).rows;
     if (rows.length === 0) break;
     queued += await queueMissingPairs(db, [...new Set(rows.map((r) => r.bill_id))]);
     const last = rows[rows.length - 1];
@@ -36,7 +43,8 @@ export async function discoverNewTexts(db: Pool, stopped: () => boolean = () => 
       `UPDATE text_diff_cursor SET (created, text_id) =
          (SELECT CASE WHEN $1::timestamptz < now() - $3::interval THEN $1::timestamptz ELSE now() - $3::interval END,
                  CASE WHEN $1::timestamptz < now() - $3::interval THEN $2::int ELSE 0 END)
-       WHERE id = 1`, [last.created_text, last.text_id, LATE_COMMIT_WINDOW],
+       WHERE id = 1`,
+      [last.created_text, last.text_id, LATE_COMMIT_WINDOW],
     );
     if (rows.length < DISCOVER_BATCH) break;
   }
@@ -50,7 +58,11 @@ export async function discoverNewTexts(db: Pool, stopped: () => boolean = () => 
  * queue that a fresh corpus or an import fills with thousands of pairs: the rest stays queued for
  * the next start.
  */
-export async function runDiffRound(db: Pool, stopped: () => boolean = () => false, compute?: ComputeChange): Promise<{ queued: number; computed: number }> {
+export async function runDiffRound(
+  db: Pool,
+  stopped: () => boolean = () => false,
+  compute?: ComputeChange,
+): Promise<{ queued: number; computed: number }> {
   const queued = await discoverNewTexts(db, stopped);
   let computed = 0;
   while (!stopped()) {

@@ -4,7 +4,10 @@
 import type { Queryable } from '../db/pool.js';
 import { isInterfaceLabel, topicsForSubject } from './rules.js';
 
-export interface RawSubject { subject_id?: number; name: string }
+export interface RawSubject {
+  subject_id?: number;
+  name: string;
+}
 
 /** A subject as a state knows it: labels differing only in case are one subject. */
 const subjectKey = (stateId: number | null, name: string) => `${stateId ?? 0}:${name.toLowerCase()}`;
@@ -13,7 +16,9 @@ type SubjectRow = { subject_id: number; state_id: number | null; subject_name: s
 
 /** The topic ids the rule set gives a new subject's label. */
 const topicIdsFor = (topics: Map<string, number>, name: string) =>
-  topicsForSubject(name).map((slug) => topics.get(slug)).filter((t): t is number => t !== undefined);
+  topicsForSubject(name)
+    .map((slug) => topics.get(slug))
+    .filter((t): t is number => t !== undefined);
 
 export class SubjectIndex {
   private readonly ids = new Map<string, number>();
@@ -34,8 +39,11 @@ export class SubjectIndex {
     const key = subjectKey(stateId, name);
     const known = this.ids.get(key);
     if (known !== undefined) return known;
-    const find = () => db.query<{ subject_id: number }>(
-      'SELECT subject_id FROM subjects WHERE coalesce(state_id, 0) = $1 AND lower(subject_name) = lower($2)', [stateId, name]);
+    const find = () =>
+      db.query<{ subject_id: number }>(
+        'SELECT subject_id FROM subjects WHERE coalesce(state_id, 0) = $1 AND lower(subject_name) = lower($2)',
+        [stateId, name],
+      );
     let { rows } = await find();
     if (!rows[0]) {
       const topicIds = topicIdsFor(await this.topics(db), name);
@@ -90,17 +98,24 @@ export class SubjectIndex {
         if (wanted.delete(key)) this.ids.set(key, r.subject_id);
       }
     };
-    learn((await db.query<SubjectRow>(
-      `SELECT s.subject_id, s.state_id, s.subject_name FROM subjects s
+    learn(
+      (
+        await db.query<SubjectRow>(
+          `SELECT s.subject_id, s.state_id, s.subject_name FROM subjects s
        JOIN unnest($1::int[], $2::text[]) AS w(state_id, name) ON coalesce(s.state_id, 0) = w.state_id AND lower(s.subject_name) = lower(w.name)`,
-      [list.map((x) => x.stateId), list.map((x) => x.name)])).rows);
+          [list.map((x) => x.stateId), list.map((x) => x.name)],
+        )
+      ).rows,
+    );
     const fresh = [...wanted.values()];
     if (!fresh.length) return;
     const topics = await this.topics(db);
     const links = fresh.flatMap((x) => topicIdsFor(topics, x.name).map((t) => [x.stateId, x.name, t] as const));
     // As in resolve(): a source's own subject id is kept when free, otherwise the sequence issues one.
-    learn((await db.query<SubjectRow>(
-      `WITH ins AS (
+    learn(
+      (
+        await db.query<SubjectRow>(
+          `WITH ins AS (
          INSERT INTO subjects (subject_id, state_id, subject_name, is_interface_label)
          SELECT CASE WHEN n.sid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM subjects x WHERE x.subject_id = n.sid) THEN n.sid
                      ELSE nextval('import_ids')::int END, n.state_id, n.name, n.label
@@ -112,8 +127,18 @@ export class SubjectIndex {
            ON ins.state_id = l.state_id AND ins.subject_name = l.name
          ON CONFLICT DO NOTHING)
        SELECT * FROM ins`,
-      [fresh.map((x) => x.s.subject_id ?? null), fresh.map((x) => x.stateId), fresh.map((x) => x.name), fresh.map((x) => isInterfaceLabel(x.name)),
-        links.map((l) => l[0]), links.map((l) => l[1]), links.map((l) => l[2])])).rows);
+          [
+            fresh.map((x) => x.s.subject_id ?? null),
+            fresh.map((x) => x.stateId),
+            fresh.map((x) => x.name),
+            fresh.map((x) => isInterfaceLabel(x.name)),
+            links.map((l) => l[0]),
+            links.map((l) => l[1]),
+            links.map((l) => l[2]),
+          ],
+        )
+      ).rows,
+    );
   }
 
   /** Marks subjects whose bill counts need refreshing at the end of the import. */
@@ -139,7 +164,10 @@ export class SubjectIndex {
 }
 
 /** Raw subjects reaching no topic, with bill counts (for `lds topics unmapped`). */
-export async function unmappedSubjects(db: Queryable, limit = 100): Promise<{ subject_id: number; state: string | null; subject_name: string; bill_count: number }[]> {
+export async function unmappedSubjects(
+  db: Queryable,
+  limit = 100,
+): Promise<{ subject_id: number; state: string | null; subject_name: string; bill_count: number }[]> {
   const { rows } = await db.query(
     `SELECT s.subject_id, st.state_abbr AS state, s.subject_name, s.bill_count
        FROM subjects s LEFT JOIN states st USING (state_id)

@@ -50,9 +50,16 @@ export function publicSubscription(s: SubscriptionRow) {
     deactivated_at: iso(s.deactivated_at),
     created_at: s.created_at.toISOString(),
     updated_at: s.updated_at.toISOString(),
-    previous_secret_expires_at: s.previous_secret && s.previous_secret_expires && s.previous_secret_expires > new Date() ? s.previous_secret_expires.toISOString() : null,
+    previous_secret_expires_at:
+      s.previous_secret && s.previous_secret_expires && s.previous_secret_expires > new Date()
+        ? s.previous_secret_expires.toISOString()
+        : null,
     last_delivery: s.last_delivery_at
-      ? { at: s.last_delivery_at.toISOString(), status: s.last_delivery_status ?? 'unknown', status_code: s.last_status_code }
+      ? {
+          at: s.last_delivery_at.toISOString(),
+          status: s.last_delivery_status ?? 'unknown',
+          status_code: s.last_status_code,
+        }
       : null,
   };
 }
@@ -105,7 +112,17 @@ export async function createSubscription(db: Pool, input: NewSubscription): Prom
     const { rows } = await c.query<SubscriptionRow>(
       `INSERT INTO subscriptions (public_id, api_key_id, org_name, kind, webhook_url, events, filter_states, filter_subjects, secret)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
-      [newPublicId(), input.apiKeyId, input.orgName, input.kind, input.url, input.events, input.states, input.subjects, input.secret],
+      [
+        newPublicId(),
+        input.apiKeyId,
+        input.orgName,
+        input.kind,
+        input.url,
+        input.events,
+        input.states,
+        input.subjects,
+        input.secret,
+      ],
     );
     return rows[0];
   });
@@ -122,31 +139,49 @@ export async function listSubscriptions(db: Queryable, org: string): Promise<Sub
 /** The org's subscription by its integer id (path text); 404 for unknown, deleted or another org's. */
 export async function getSubscription(db: Queryable, org: string, rawId: string): Promise<SubscriptionRow> {
   const id = parseInt64(rawId);
-  const { rows } = id === undefined ? { rows: [] } : await db.query<SubscriptionRow>(
-    'SELECT * FROM subscriptions WHERE id = $1::bigint AND org_name = $2 AND deleted_at IS NULL',
-    [id, org],
-  );
+  const { rows } =
+    id === undefined
+      ? { rows: [] }
+      : await db.query<SubscriptionRow>(
+          'SELECT * FROM subscriptions WHERE id = $1::bigint AND org_name = $2 AND deleted_at IS NULL',
+          [id, org],
+        );
   if (!rows[0]) throw new ApiError('not_found', `No subscription ${rawId}.`);
   return rows[0];
 }
 
 export function requireActive(s: SubscriptionRow): void {
   if (!s.active) {
-    throw new ApiError('subscription_inactive', `Subscription ${s.id} is inactive (${s.deactivated_reason ?? 'deactivated'}); reactivate it with POST /v1/webhooks/${s.id}/reactivate.`, {
-      deactivated_reason: s.deactivated_reason,
-    });
+    throw new ApiError(
+      'subscription_inactive',
+      `Subscription ${s.id} is inactive (${s.deactivated_reason ?? 'deactivated'}); reactivate it with POST /v1/webhooks/${s.id}/reactivate.`,
+      {
+        deactivated_reason: s.deactivated_reason,
+      },
+    );
   }
 }
 
 /** Soft delete: the row stays for the attempt log's foreign keys; open deliveries are cancelled. */
 export async function deleteSubscription(db: Pool, s: SubscriptionRow): Promise<void> {
   await withTransaction(db, async (c) => {
-    await c.query(`UPDATE subscriptions SET deleted_at = now(), active = false, updated_at = now(), deactivated_reason = coalesce(deactivated_reason, 'deleted') WHERE id = $1`, [s.id]);
-    await c.query(`UPDATE deliveries SET status = 'cancelled', locked_until = NULL WHERE subscription_id = $1 AND status IN ('pending', 'in_flight')`, [s.id]);
+    await c.query(
+      `UPDATE subscriptions SET deleted_at = now(), active = false, updated_at = now(), deactivated_reason = coalesce(deactivated_reason, 'deleted') WHERE id = $1`,
+      [s.id],
+    );
+    await c.query(
+      `UPDATE deliveries SET status = 'cancelled', locked_until = NULL WHERE subscription_id = $1 AND status IN ('pending', 'in_flight')`,
+      [s.id],
+    );
   });
 }
 
-export async function rotateSecret(db: Queryable, s: SubscriptionRow, newSecret: string, overlapSeconds: number): Promise<SubscriptionRow> {
+export async function rotateSecret(
+  db: Queryable,
+  s: SubscriptionRow,
+  newSecret: string,
+  overlapSeconds: number,
+): Promise<SubscriptionRow> {
   const { rows } = await db.query<SubscriptionRow>(
     `UPDATE subscriptions SET previous_secret = secret, previous_secret_expires = now() + make_interval(secs => $3),
        secret = $2, updated_at = now() WHERE id = $1 RETURNING *`,
@@ -169,6 +204,11 @@ export async function reactivate(db: Pool, s: SubscriptionRow): Promise<Subscrip
 }
 
 /** Secrets a delivery is signed with now: the current one, plus the previous one during overlap. */
-export function liveSecrets(s: Pick<SubscriptionRow, 'secret' | 'previous_secret' | 'previous_secret_expires'>, now = new Date()): string[] {
-  return s.previous_secret && s.previous_secret_expires && s.previous_secret_expires > now ? [s.secret, s.previous_secret] : [s.secret];
+export function liveSecrets(
+  s: Pick<SubscriptionRow, 'secret' | 'previous_secret' | 'previous_secret_expires'>,
+  now = new Date(),
+): string[] {
+  return s.previous_secret && s.previous_secret_expires && s.previous_secret_expires > now
+    ? [s.secret, s.previous_secret]
+    : [s.secret];
 }

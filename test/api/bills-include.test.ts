@@ -64,7 +64,8 @@ describe('include= on the bill list', () => {
     expect(status).toBe(200);
     expect(body.data.map((b: { bill_id: number }) => b.bill_id)).toEqual([B.flhb7, B.hb1, B.sb25, B.hr3, B.hb1old]);
     for (const bill of body.data) {
-      for (const part of PART_NAMES) expect(bill[part], `${bill.bill_id} ${part}`).toEqual(await endpointRows(bill.bill_id, part));
+      for (const part of PART_NAMES)
+        expect(bill[part], `${bill.bill_id} ${part}`).toEqual(await endpointRows(bill.bill_id, part));
     }
   });
 

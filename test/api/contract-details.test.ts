@@ -36,7 +36,12 @@ const get = async (url: string) => {
   return { status: res.statusCode, body: res.json() };
 };
 const post = (url: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'x-api-key': t.key, 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+  });
 
 // What people expect of a name order (case, accents, spaces and punctuation ignored), as ICU's root
 // collation with alternate=shifted does; bytes break ties as the database does.
@@ -46,7 +51,9 @@ const ROLE_RANK: Record<string, number> = { chair: 0, 'vice chair': 1 };
 
 describe.skipIf(!present)('committees on the real Georgia data', () => {
   it('list by state, chamber, then name as people expect: every source committee, in that order', async () => {
-    const source = readdirSync(path.join(GA, 'committees')).map((f) => (parseYaml(readFileSync(path.join(GA, 'committees', f), 'utf8')) as { name: string }).name);
+    const source = readdirSync(path.join(GA, 'committees')).map(
+      (f) => (parseYaml(readFileSync(path.join(GA, 'committees', f), 'utf8')) as { name: string }).name,
+    );
     const { status, body } = await get('/v1/committees?state=GA&limit=500');
     expect(status).toBe(200);
     const rows = body.data as { chamber: string; committee_name: string }[];
@@ -60,10 +67,12 @@ describe.skipIf(!present)('committees on the real Georgia data', () => {
     // The case that a byte order gets wrong ("S" < "a"), in both chambers of the source.
     const all = rows.map((c) => c.committee_name);
     expect(all.indexOf('Public and Community Health')).toBeLessThan(all.indexOf('Public Safety and Homeland Security'));
-    expect(all.indexOf('State and Local Governmental Operations')).toBeLessThan(all.indexOf('State Institutions and Property'));
+    expect(all.indexOf('State and Local Governmental Operations')).toBeLessThan(
+      all.indexOf('State Institutions and Property'),
+    );
   });
 
-  it('members: chair, vice chair, members, each by name as people expect; the source\'s people, each once', async () => {
+  it("members: chair, vice chair, members, each by name as people expect; the source's people, each once", async () => {
     const { body } = await get('/v1/committees?state=GA&limit=500');
     let checked = 0;
     for (const c of body.data as { committee_id: number; committee_name: string; members_count: number }[]) {
@@ -71,8 +80,13 @@ describe.skipIf(!present)('committees on the real Georgia data', () => {
       expect(status).toBe(200);
       const rows = m.data as { people_id: string | number; name: string; member_role: string }[];
       expect(rows.length).toBe(c.members_count);
-      const expected = [...rows].sort((a, b) => (ROLE_RANK[a.member_role] ?? 2) - (ROLE_RANK[b.member_role] ?? 2) || byName(a.name, b.name));
-      expect([c.committee_name, rows.map((r) => `${r.member_role}: ${r.name}`)]).toEqual([c.committee_name, expected.map((r) => `${r.member_role}: ${r.name}`)]);
+      const expected = [...rows].sort(
+        (a, b) => (ROLE_RANK[a.member_role] ?? 2) - (ROLE_RANK[b.member_role] ?? 2) || byName(a.name, b.name),
+      );
+      expect([c.committee_name, rows.map((r) => `${r.member_role}: ${r.name}`)]).toEqual([
+        c.committee_name,
+        expected.map((r) => `${r.member_role}: ${r.name}`),
+      ]);
       expect(new Set(rows.map((r) => String(r.people_id))).size).toBe(rows.length);
       checked += rows.length;
     }
@@ -102,9 +116,16 @@ describe('lists in request bodies are taken as sent', () => {
     const res = await post('/v1/webhooks', { webhook_url: hook, events: ['signed'], filters: { states: [6] } });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('bad_request');
-    const ok = await post('/v1/webhooks', { webhook_url: hook, events: ['bill_introduced'], filters: { states: ['CA'], subjects: ['Health'] } });
+    const ok = await post('/v1/webhooks', {
+      webhook_url: hook,
+      events: ['bill_introduced'],
+      filters: { states: ['CA'], subjects: ['Health'] },
+    });
     expect(ok.statusCode).toBe(201);
-    expect(ok.json().data).toMatchObject({ events: ['bill_introduced'], filters: { states: ['CA'], subjects: ['Health'] } });
+    expect(ok.json().data).toMatchObject({
+      events: ['bill_introduced'],
+      filters: { states: ['CA'], subjects: ['Health'] },
+    });
     // Query strings are still read as their types: an integer limit and a lone value.
     expect((await get('/v1/bills?limit=3&state=ca')).status).toBe(200);
   });
@@ -119,11 +140,14 @@ describe('candidates without an FEC record', () => {
       (7100000000003, 'Blank, Bo', '', 'House', 'VT', 2026)`);
   });
 
-  it.each(['state=VT', 'office=house', 'cycle=2026', 'state=VT&office=House&cycle=2026'])('%s matches only the FEC record', async (qs) => {
-    const { status, body } = await get(`/v1/candidates?${qs}`);
-    expect(status).toBe(200);
-    expect(body.data.map((c: { name: string }) => c.name)).toEqual(['Filed, Fay']);
-  });
+  it.each(['state=VT', 'office=house', 'cycle=2026', 'state=VT&office=House&cycle=2026'])(
+    '%s matches only the FEC record',
+    async (qs) => {
+      const { status, body } = await get(`/v1/candidates?${qs}`);
+      expect(status).toBe(200);
+      expect(body.data.map((c: { name: string }) => c.name)).toEqual(['Filed, Fay']);
+    },
+  );
 
   it('without those filters every candidate is listed', async () => {
     const { body } = await get('/v1/candidates?limit=500');

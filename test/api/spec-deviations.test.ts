@@ -11,23 +11,56 @@ const get = async (url: string) => {
 };
 
 // Surnames that a byte-wise, case-sensitive sort puts in the wrong place.
-const SURNAMES = ['Zuber', 'de la Cruz', 'DeSaulnier', 'Dean', 'Álvarez', 'Abbott', 'van Hollen', 'Vance', "O'Rourke", 'Ortiz', 'Éclair', 'Eddy'];
+const SURNAMES = [
+  'Zuber',
+  'de la Cruz',
+  'DeSaulnier',
+  'Dean',
+  'Álvarez',
+  'Abbott',
+  'van Hollen',
+  'Vance',
+  "O'Rourke",
+  'Ortiz',
+  'Éclair',
+  'Eddy',
+];
 // Case-, accent- and punctuation-insensitive, particles kept as part of the surname ("de la Cruz" under D).
 // ("Vance" before "van Hollen": vanc < vanh once the space is ignored.)
-const EXPECTED = ['Abbott', 'Álvarez', 'Dean', 'de la Cruz', 'DeSaulnier', 'Éclair', 'Eddy', "O'Rourke", 'Ortiz', 'Vance', 'van Hollen', 'Zuber'];
+const EXPECTED = [
+  'Abbott',
+  'Álvarez',
+  'Dean',
+  'de la Cruz',
+  'DeSaulnier',
+  'Éclair',
+  'Eddy',
+  "O'Rourke",
+  'Ortiz',
+  'Vance',
+  'van Hollen',
+  'Zuber',
+];
 
 beforeAll(async () => {
   t = await testApp();
   const vt = stateIdOf('VT');
-  const values = SURNAMES.map((s, i) => `(${9_000_000_001 + i}, ${vt}, 'House', 'Pat ${s.replace(/'/g, "''")}', 'Pat', '${s.replace(/'/g, "''")}')`).join(', ');
-  await t.db.pool.query(`INSERT INTO people (people_id, state_id, chamber, name, first_name, last_name) VALUES ${values}`);
+  const values = SURNAMES.map(
+    (s, i) =>
+      `(${9_000_000_001 + i}, ${vt}, 'House', 'Pat ${s.replace(/'/g, "''")}', 'Pat', '${s.replace(/'/g, "''")}')`,
+  ).join(', ');
+  await t.db.pool.query(
+    `INSERT INTO people (people_id, state_id, chamber, name, first_name, last_name) VALUES ${values}`,
+  );
   const cands = SURNAMES.map((s, i) => `(${8_100_000_000_001 + i}, '${s.replace(/'/g, "''")}, Pat')`).join(', ');
   await t.db.pool.query(`INSERT INTO candidates (id, name) VALUES ${cands}`);
   // One subject name used by three states (two spellings of case) and mapped to the health topic.
   await t.db.pool.query(`INSERT INTO subjects (subject_id, state_id, subject_name, bill_count) VALUES
     (91001, ${stateIdOf('TX')}, 'Medicaid', 10), (91002, ${stateIdOf('CA')}, 'Medicaid', 7), (91003, ${stateIdOf('NY')}, 'MEDICAID', 1),
     (91004, ${stateIdOf('TX')}, 'Hospitals', 12), (91005, ${stateIdOf('CA')}, 'Hospitals', 2)`);
-  await t.db.pool.query(`INSERT INTO subject_topics (subject_id, topic_id) SELECT s, (SELECT topic_id FROM topics WHERE slug = 'health') FROM unnest(ARRAY[91001, 91002, 91003, 91004, 91005]) s`);
+  await t.db.pool.query(
+    `INSERT INTO subject_topics (subject_id, topic_id) SELECT s, (SELECT topic_id FROM topics WHERE slug = 'health') FROM unnest(ARRAY[91001, 91002, 91003, 91004, 91005]) s`,
+  );
 });
 afterAll(async () => t?.close());
 
@@ -40,7 +73,8 @@ describe('names sort as people expect', () => {
 
   it('paging through the roster keeps that order', async () => {
     const pages = [];
-    for (let offset = 0; offset < SURNAMES.length; offset += 5) pages.push(...(await get(`/v1/legislators?state=VT&limit=5&offset=${offset}`)).body.data);
+    for (let offset = 0; offset < SURNAMES.length; offset += 5)
+      pages.push(...(await get(`/v1/legislators?state=VT&limit=5&offset=${offset}`)).body.data);
     expect(pages.map((p: { last_name: string }) => p.last_name)).toEqual(EXPECTED);
   });
 
@@ -67,7 +101,8 @@ describe('fields the spec types non-null', () => {
       const ok = doc.paths[path].get.responses['200'].content['application/json'].schema;
       return ok.properties.data.items ?? ok.properties.data;
     };
-    const described = (schema: { description?: string }, word: RegExp) => expect(schema.description ?? '').toMatch(word);
+    const described = (schema: { description?: string }, word: RegExp) =>
+      expect(schema.description ?? '').toMatch(word);
     described(row('/v1/sessions').properties.expected_sine_die_date, /null only where/);
     described(row('/v1/bills/{bill_id}/referrals').properties.referral_date, /null only where/);
     described(row('/v1/hearings').properties.transcript_extracted_at, /exactly when transcript_text is null/);

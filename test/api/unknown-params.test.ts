@@ -11,16 +11,38 @@ const P = F.people.alice;
 // Parameter names and a valid value, from the Endpoints tables of the spec.
 const SPEC: [string, Record<string, string>][] = [
   ['/v1/sessions', { state: 'TX', limit: '5' }],
-  ['/v1/bills', { state: 'TX', session_id: '1', bill_number: 'HB1', q: 'school', topic: 'education', subject: 'Taxation', sponsor_last_name: 'Brown', status_id: '2', title_contains: 'school', updated_since: '2020-01-01', limit: '5', offset: '0' }],
+  [
+    '/v1/bills',
+    {
+      state: 'TX',
+      session_id: '1',
+      bill_number: 'HB1',
+      q: 'school',
+      topic: 'education',
+      subject: 'Taxation',
+      sponsor_last_name: 'Brown',
+      status_id: '2',
+      title_contains: 'school',
+      updated_since: '2020-01-01',
+      limit: '5',
+      offset: '0',
+    },
+  ],
   [`/v1/bills/${B}/changes`, { include_whitespace: '1' }],
   [`/v1/bills/${B}/diff`, { from: '1', to: '2' }],
-  ['/v1/legislators', { state: 'TX', q: 'a', party: 'Dem', chamber: 'House', district: 'HD-1', limit: '5', offset: '0' }],
+  [
+    '/v1/legislators',
+    { state: 'TX', q: 'a', party: 'Dem', chamber: 'House', district: 'HD-1', limit: '5', offset: '0' },
+  ],
   [`/v1/legislators/${P}/votes`, { limit: '5', offset: '0' }],
   [`/v1/legislators/${P}/bills`, { limit: '5', offset: '0' }],
   ['/v1/committees', { state: 'TX', chamber: 'House', q: 'ed', limit: '5' }],
   ['/v1/hearings', { state: 'TX', since: '2020-01-01', limit: '5' }],
   ['/v1/subjects', { state: 'TX', q: 'tax', limit: '5' }],
-  ['/v1/candidates', { state: 'TX', office: 'House', cycle: '2026', fec_id: 'H6TX01001', bioguide: 'L000123', limit: '5', offset: '0' }],
+  [
+    '/v1/candidates',
+    { state: 'TX', office: 'House', cycle: '2026', fec_id: 'H6TX01001', bioguide: 'L000123', limit: '5', offset: '0' },
+  ],
   ['/v1/changes', { since: '2020-01-01', state: 'TX', reason: 'Vote', limit: '5' }],
 ];
 
@@ -45,7 +67,13 @@ describe('unknown query parameters', () => {
   });
 
   it('an endpoint without query parameters refuses any', async () => {
-    for (const path of [`/v1/bills/${B}/sponsors`, '/v1/states', '/v1/topics', `/v1/legislators/${P}`, '/v1/webhooks']) {
+    for (const path of [
+      `/v1/bills/${B}/sponsors`,
+      '/v1/states',
+      '/v1/topics',
+      `/v1/legislators/${P}`,
+      '/v1/webhooks',
+    ]) {
       const res = await r.get(`${path}?limit=5`);
       expect(res.status, path).toBe(400);
       expect(res.body.error.message).toMatch(/takes no query parameters/);
@@ -60,7 +88,9 @@ describe('unknown query parameters', () => {
       for (const name of Object.keys(params)) {
         if (name === 'include_whitespace') continue; // the spec: any value but 1 excludes
         for (const empty of ['', '%20%20']) {
-          const res = await r.get(`${path}?${new URLSearchParams({ ...params, [name]: 'X' })}`.replace(`${name}=X`, `${name}=${empty}`));
+          const res = await r.get(
+            `${path}?${new URLSearchParams({ ...params, [name]: 'X' })}`.replace(`${name}=X`, `${name}=${empty}`),
+          );
           expect([path, name, res.status], JSON.stringify(res.body?.error)).toEqual([path, name, 400]);
           expect(res.body.error).toMatchObject({ code: 'bad_request', field: name });
           expect(res.body.error.message).toContain(`'${name}'`);

@@ -25,7 +25,8 @@ interface Snap {
   data: Parsed;
 }
 
-const changeCount = async () => (await env.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM changes')).rows[0].n;
+const changeCount = async () =>
+  (await env.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM changes')).rows[0].n;
 
 async function takeSnapshot(): Promise<Snap> {
   const r = await buildSnapshots(env.db.pool, silent);
@@ -37,7 +38,9 @@ async function takeSnapshot(): Promise<Snap> {
   // the CSV tables hold the same snapshot: as many bills and member votes
   const zip = await readZip(await readMembers(env.db.pool, all.csv!.pieces));
   expect(parseCsv(zip.get('bills.csv')!).rows.length).toBe(data.byType.bill.length);
-  expect(parseCsv(zip.get('roll_call_votes.csv')!).rows.length).toBe(data.byType.roll_call.reduce((n, rc) => n + rc.member_votes.length, 0));
+  expect(parseCsv(zip.get('roll_call_votes.csv')!).rows.length).toBe(
+    data.byType.roll_call.reduce((n, rc) => n + rc.member_votes.length, 0),
+  );
   return { cursor: r.cursor, built: r.built, data };
 }
 
@@ -75,7 +78,11 @@ describe('bulk snapshots under concurrent writers', () => {
     }
     const done = await Promise.all(writers);
     expect(done.every((d) => d.actions > 0)).toBe(true);
-    await waitFor('the relay to stamp every change', async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0, 30_000);
+    await waitFor(
+      'the relay to stamp every change',
+      async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+      30_000,
+    );
 
     // the first build writes every jurisdiction; later ones only those the writers touched
     expect(snaps[0].built.length).toBe(53);
@@ -87,14 +94,26 @@ describe('bulk snapshots under concurrent writers', () => {
     // the database at the end, through the API
     const final = new Map<number, unknown>();
     for (let offset = 0; ; offset += 500) {
-      const page = (await env.get(`/v1/bills?include=all&limit=500&offset=${offset}`)).body.data as Array<{ bill_id: number }>;
+      const page = (await env.get(`/v1/bills?include=all&limit=500&offset=${offset}`)).body.data as Array<{
+        bill_id: number;
+      }>;
       for (const b of page) final.set(b.bill_id, b);
       if (page.length < 500) break;
     }
 
-    const changes = (await env.db.pool.query<{ bill_id: number; reason_id: number; old_status: number | null; new_status: number | null; detail: any; after: string }>(
-      `SELECT bill_id, reason_id, old_status, new_status, detail, to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS after
-       FROM changes ORDER BY seq`)).rows;
+    const changes = (
+      await env.db.pool.query<{
+        bill_id: number;
+        reason_id: number;
+        old_status: number | null;
+        new_status: number | null;
+        detail: any;
+        after: string;
+      }>(
+        `SELECT bill_id, reason_id, old_status, new_status, detail, to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS after
+       FROM changes ORDER BY seq`,
+      )
+    ).rows;
 
     for (const snap of snaps) {
       const held = new Map<number, any>((snap.data.byType.bill ?? []).map((b) => [b.bill_id, b]));
@@ -108,16 +127,22 @@ describe('bulk snapshots under concurrent writers', () => {
         const bill = held.get(c.bill_id);
         const has = (part: string, key: string, id: number) => Boolean(bill?.[part]?.some((r: any) => r[key] === id));
         if (c.reason_id === REASON.NewBill) expect(Boolean(bill), `NewBill ${c.bill_id}`).toBe(isHeld);
-        if (c.reason_id === REASON.Text) expect(has('texts', 'text_id', c.detail.text_id), `Text ${c.detail.text_id}`).toBe(isHeld);
-        if (c.reason_id === REASON.Vote) expect(has('votes', 'roll_call_id', c.detail.roll_call_id), `Vote ${c.detail.roll_call_id}`).toBe(isHeld);
-        if (c.reason_id === REASON.Amendment) expect(has('amendments', 'amendment_id', c.detail.amendment_id), `Amendment ${c.detail.amendment_id}`).toBe(isHeld);
+        if (c.reason_id === REASON.Text)
+          expect(has('texts', 'text_id', c.detail.text_id), `Text ${c.detail.text_id}`).toBe(isHeld);
+        if (c.reason_id === REASON.Vote)
+          expect(has('votes', 'roll_call_id', c.detail.roll_call_id), `Vote ${c.detail.roll_call_id}`).toBe(isHeld);
+        if (c.reason_id === REASON.Amendment)
+          expect(has('amendments', 'amendment_id', c.detail.amendment_id), `Amendment ${c.detail.amendment_id}`).toBe(
+            isHeld,
+          );
         if (c.reason_id === REASON.StatusChange) {
           if (isHeld) lastStatusHeld.set(c.bill_id, c.new_status!);
           else if (!firstStatusAfter.has(c.bill_id)) firstStatusAfter.set(c.bill_id, c.old_status!);
         }
       }
       for (const [id, status] of lastStatusHeld) expect(held.get(id).status_id, `status of ${id}`).toBe(status);
-      for (const [id, status] of firstStatusAfter) if (held.has(id)) expect(held.get(id).status_id, `status of ${id} before the feed`).toBe(status);
+      for (const [id, status] of firstStatusAfter)
+        if (held.has(id)) expect(held.get(id).status_id, `status of ${id} before the feed`).toBe(status);
       // 2. the feed from the cursor is exactly the changes after it
       const feed = await feedAfter(snap.cursor);
       expect(feed.length).toBe(after);

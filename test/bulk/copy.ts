@@ -8,15 +8,26 @@ import type { Queryable } from '../../src/db/pool.js';
 export type Get = (url: string) => Promise<any>;
 
 /** Resolves with the exit code (null when a signal ended it) once the process has exited. */
-export const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
+export const exited = (c: ChildProcess) =>
+  new Promise<number | null>((r) =>
+    c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code)),
+  );
 
 /** The copy's stored feed cursor (undefined before the first load). */
-export const copyCursor = async (copy: Queryable) => (await copy.query<{ feed_cursor: string }>(
-  `SELECT feed_cursor FROM lds_sync_state WHERE id = 1`).catch(() => ({ rows: [] as Array<{ feed_cursor: string }> }))).rows[0]?.feed_cursor;
+export const copyCursor = async (copy: Queryable) =>
+  (
+    await copy
+      .query<{ feed_cursor: string }>(`SELECT feed_cursor FROM lds_sync_state WHERE id = 1`)
+      .catch(() => ({ rows: [] as Array<{ feed_cursor: string }> }))
+  ).rows[0]?.feed_cursor;
 
 /** The service's newest change, as a feed cursor. */
-export const latestChange = async (service: Queryable) => (await service.query<{ c: string }>(
-  `SELECT to_char(max(changed_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS c FROM changes`)).rows[0].c;
+export const latestChange = async (service: Queryable) =>
+  (
+    await service.query<{ c: string }>(
+      `SELECT to_char(max(changed_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS c FROM changes`,
+    )
+  ).rows[0].c;
 
 /**
  * The copy equals the service: every bill as GET /v1/bills?include=all, every roll call (those
@@ -29,9 +40,19 @@ export const latestChange = async (service: Queryable) => (await service.query<{
  * `changes` is held to what the copy has: each of its rows equal to the service's, none extra;
  * the function returns how many rows the copy lacks. Every other part stays exact.
  */
-export async function expectCopyEqualsService(copy: Queryable, service: Queryable, get: Get, opts: { lateTextChanges?: boolean } = {}): Promise<number> {
+export async function expectCopyEqualsService(
+  copy: Queryable,
+  service: Queryable,
+  get: Get,
+  opts: { lateTextChanges?: boolean } = {},
+): Promise<number> {
   let lacking = 0;
-  const bills = new Map((await copy.query<{ id: string; data: any }>('SELECT id, data FROM lds_bills')).rows.map((r) => [Number(r.id), r.data]));
+  const bills = new Map(
+    (await copy.query<{ id: string; data: any }>('SELECT id, data FROM lds_bills')).rows.map((r) => [
+      Number(r.id),
+      r.data,
+    ]),
+  );
   const served = new Map<number, unknown>();
   for (let offset = 0; ; offset += 500) {
     const page = (await get(`/v1/bills?include=all&limit=500&offset=${offset}`)).data as Array<{ bill_id: number }>;
@@ -54,13 +75,16 @@ export async function expectCopyEqualsService(copy: Queryable, service: Queryabl
     lacking += servedChanges.length - copiedChanges.length;
   }
   const rollCalls = (await copy.query<{ data: any }>('SELECT data FROM lds_roll_calls')).rows.map((r) => r.data);
-  expect(rollCalls.length).toBe((await service.query<{ n: number }>('SELECT count(*)::int AS n FROM roll_calls')).rows[0].n);
+  expect(rollCalls.length).toBe(
+    (await service.query<{ n: number }>('SELECT count(*)::int AS n FROM roll_calls')).rows[0].n,
+  );
   for (const rc of rollCalls.filter((r) => r.roll_call_id >= 50_000_000)) {
     const { member_votes, ...header } = rc;
     expect(header).toEqual((await get(`/v1/votes/${rc.roll_call_id}`)).data);
     expect(member_votes).toEqual((await get(`/v1/votes/${rc.roll_call_id}/details`)).data);
   }
-  const n = async (table: string) => (await copy.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
+  const n = async (table: string) =>
+    (await copy.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
   const counts = (await get('/v1/bulk')).data[0].counts;
   expect(await n('lds_legislators')).toBe(counts.legislators);
   expect(await n('lds_committees')).toBe(counts.committees);

@@ -25,9 +25,19 @@ describe('bulk CSV encoder', () => {
   });
 
   it('writes any JSON row as csv-stringify did', () => {
-    const value = fc.oneof(fc.string({ unit: 'binary' }), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.jsonValue());
-    fc.assert(fc.property(fc.array(fc.array(value, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 5 }), (rows) => {
-      expect(csvLines(rows)).toBe(reference(rows));
-    }), { numRuns: 2000 });
+    const value = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.integer(),
+      fc.double({ noNaN: true }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.jsonValue(),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(value, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 5 }), (rows) => {
+        expect(csvLines(rows)).toBe(reference(rows));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -16,7 +16,10 @@ export const silent = pino({ level: 'silent' });
 
 export interface BulkEnv extends TestApp {
   relay: Relay;
-  get(url: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Record<string, unknown>; raw: Buffer }>;
+  get(
+    url: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown>; raw: Buffer }>;
 }
 
 export async function bulkEnv(bills = 300): Promise<BulkEnv> {
@@ -31,7 +34,8 @@ export async function bulkEnv(bills = 300): Promise<BulkEnv> {
     async get(url: string, headers: Record<string, string> = {}) {
       const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': t.key, ...headers } });
       const raw = res.rawPayload;
-      const json = /json/.test(String(res.headers['content-type'])) && raw.length ? JSON.parse(raw.toString()) : undefined;
+      const json =
+        /json/.test(String(res.headers['content-type'])) && raw.length ? JSON.parse(raw.toString()) : undefined;
       return { status: res.statusCode, body: json, headers: res.headers, raw };
     },
     async close() {

@@ -28,12 +28,23 @@ const api = async (url: string) => {
 describe('bulk file records', () => {
   it('holds every record type, each exactly what the API returns', async () => {
     const T = all.byType;
-    for (const t of ['bill', 'roll_call', 'legislator', 'committee', 'session', 'hearing', 'subject', 'candidate', 'topic']) {
+    for (const t of [
+      'bill',
+      'roll_call',
+      'legislator',
+      'committee',
+      'session',
+      'hearing',
+      'subject',
+      'candidate',
+      'topic',
+    ]) {
       expect(T[t]?.length, t).toBeGreaterThan(0);
     }
     const totalBills = (await env.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bills')).rows[0].n;
     expect(T.bill.length).toBe(totalBills);
-    for (const b of T.bill.slice(0, 40)) expect(b, `bill ${b.bill_id}`).toEqual(await api(`/v1/bills/${b.bill_id}?include=all`));
+    for (const b of T.bill.slice(0, 40))
+      expect(b, `bill ${b.bill_id}`).toEqual(await api(`/v1/bills/${b.bill_id}?include=all`));
     for (const rc of T.roll_call) {
       const { member_votes, ...header } = rc;
       expect(header).toEqual(await api(`/v1/votes/${rc.roll_call_id}`));
@@ -57,15 +68,35 @@ describe('bulk file records', () => {
   });
 
   it('lists everything and each jurisdiction, with size, counts, generated_at and one cursor', async () => {
-    expect(listing.map((e) => e.scope)).toEqual(['all', ...listing.slice(1).map((e) => e.scope).sort()]);
+    expect(listing.map((e) => e.scope)).toEqual([
+      'all',
+      ...listing
+        .slice(1)
+        .map((e) => e.scope)
+        .sort(),
+    ]);
     expect(listing.length).toBe(1 + 52 + 1);
     const [first, ...members] = listing;
-    expect(first).toMatchObject({ name: 'all.ndjson.gz', url: 'http://lds.test/v1/bulk/all.ndjson.gz', content_type: 'application/gzip' });
+    expect(first).toMatchObject({
+      name: 'all.ndjson.gz',
+      url: 'http://lds.test/v1/bulk/all.ndjson.gz',
+      content_type: 'application/gzip',
+    });
     expect(first.size).toBe(members.reduce((n, e) => n + e.size, 0));
     expect(new Set(listing.map((e) => e.cursor)).size).toBe(1);
     expect(new Set(listing.map((e) => e.generated_at)).size).toBe(1);
     for (const [name, records] of Object.entries(all.byType)) {
-      const plural = { bill: 'bills', roll_call: 'roll_calls', legislator: 'legislators', committee: 'committees', session: 'sessions', hearing: 'hearings', subject: 'subjects', candidate: 'candidates', topic: 'topics' }[name]!;
+      const plural = {
+        bill: 'bills',
+        roll_call: 'roll_calls',
+        legislator: 'legislators',
+        committee: 'committees',
+        session: 'sessions',
+        hearing: 'hearings',
+        subject: 'subjects',
+        candidate: 'candidates',
+        topic: 'topics',
+      }[name]!;
       expect(first.counts[plural], plural).toBe(records.length);
     }
     expect(all.lines).toBe(Object.values(first.counts as Record<string, number>).reduce((a, b) => a + b, 0));
@@ -77,7 +108,9 @@ describe('bulk download', () => {
     const anon = await env.app.inject({ url: '/v1/bulk/all.ndjson.gz' });
     expect(anon.statusCode).toBe(401);
     const { api_key } = await env.newKey({ tier: 'free' });
-    const used = async () => (await env.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': api_key } })).json().data.monthly_requests_used;
+    const used = async () =>
+      (await env.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': api_key } })).json().data
+        .monthly_requests_used;
     const before = await used();
     const res = await env.app.inject({ url: '/v1/bulk/all.ndjson.gz', headers: { 'x-api-key': api_key } });
     expect(res.statusCode).toBe(200);
@@ -117,7 +150,10 @@ describe('bulk download', () => {
   it('rebuilds only the jurisdictions that changed, and moves every file to the new cursor', async () => {
     const before = listing;
     await simulate(env.db.pool, { rate: 1000, count: 10, states: ['OH'] });
-    await waitFor('stamping', async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0);
+    await waitFor(
+      'stamping',
+      async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+    );
     const r = await buildSnapshots(env.db.pool, silent);
     expect(r.built).toEqual(['OH']);
     const after = (await env.get('/v1/bulk')).body.data as any[];
@@ -128,7 +164,9 @@ describe('bulk download', () => {
     expect(r.cursor > before[0].cursor).toBe(true);
     // the old bytes stay readable for downloads that started on them; the new all is complete
     const fresh = parseNdjsonGz((await env.get('/v1/bulk/all.ndjson.gz')).raw);
-    expect(fresh.byType.bill.length).toBe((await env.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bills')).rows[0].n);
+    expect(fresh.byType.bill.length).toBe(
+      (await env.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM bills')).rows[0].n,
+    );
     // nothing changed: nothing rebuilt, the cursor still moves
     const again = await buildSnapshots(env.db.pool, silent);
     expect(again.built).toEqual([]);

@@ -20,7 +20,12 @@ import { copyCursor, exited, expectCopyEqualsService, latestChange } from './cop
 const DATA_DIR = path.join(root, 'data', `test-readme-${process.pid}`);
 // No DATABASE_URL, NATS or Redis: what a new user has.
 const env = {
-  PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR, PORT: '0', EMBEDDED_PG_PORT: '0', HOST: '127.0.0.1',
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  DATA_DIR,
+  PORT: '0',
+  EMBEDDED_PG_PORT: '0',
+  HOST: '127.0.0.1',
   npm_config_update_notifier: 'false',
 };
 
@@ -46,7 +51,9 @@ function run(cmd: string, args: string[]): { child: ChildProcess; output: () => 
 const signal = (p: ReturnType<typeof run>, sig: NodeJS.Signals) => {
   try {
     process.kill(-p.child.pid!, sig);
-  } catch { /* gone */ }
+  } catch {
+    /* gone */
+  }
 };
 
 let serve: ReturnType<typeof run> | undefined;
@@ -61,7 +68,10 @@ beforeAll(async () => {
   await fs.rm(DATA_DIR, { recursive: true, force: true });
 }, 300_000);
 
-const running = () => [sync, serve].filter((p) => p && p.child.exitCode === null && p.child.signalCode === null) as Array<ReturnType<typeof run>>;
+const running = () =>
+  [sync, serve].filter((p) => p && p.child.exitCode === null && p.child.signalCode === null) as Array<
+    ReturnType<typeof run>
+  >;
 // however this process ends, the service it started (and the PostgreSQL that stops with it) goes too
 process.once('exit', () => running().forEach((p) => signal(p, 'SIGTERM')));
 
@@ -86,37 +96,70 @@ describe('README: npm start, then lds sync', () => {
     const startScript = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start as string;
     expect(startScript).toBe('node bin/lds.js serve --demo');
     serve = run(process.execPath, ['bin/lds.js', 'serve', '--demo']);
-    await waitFor('the service to print its address and demo key', () => /demo API key:\s+lds_\S+/.test(serve!.output()) || serve!.child.exitCode !== null, 600_000);
+    await waitFor(
+      'the service to print its address and demo key',
+      () => /demo API key:\s+lds_\S+/.test(serve!.output()) || serve!.child.exitCode !== null,
+      600_000,
+    );
     url = /listening on (http:\/\/\S+)/.exec(serve.output())![1].replace('localhost', '127.0.0.1');
     key = /demo API key:\s+(lds_\S+)/.exec(serve.output())![1];
 
     // the demo's activity, as the README's second terminal runs it (shorter)
-    const simulateArgs = commands.simulate!.split(' ').slice(1).map((a) => (a === '5m' ? '40s' : a));
+    const simulateArgs = commands
+      .simulate!.split(' ')
+      .slice(1)
+      .map((a) => (a === '5m' ? '40s' : a));
     const writer = run('npx', simulateArgs);
 
     // 2. the README's sync command, with the printed address and key
-    const syncArgs = commands.sync!.split(' ').slice(1).map((a) => (a === 'http://localhost:8080' ? url : a === 'lds_…' ? key : a));
+    const syncArgs = commands
+      .sync!.split(' ')
+      .slice(1)
+      .map((a) => (a === 'http://localhost:8080' ? url : a === 'lds_…' ? key : a));
     sync = run('npx', syncArgs);
 
     const log = pino({ level: 'silent' });
-    const db = (database: string) => startEmbedded({ dataDir: DATA_DIR, preferredPort: 0, log, mode: 'client', database }).then((e) => createPool(e.url, 2, 'lds-test'));
+    const db = (database: string) =>
+      startEmbedded({ dataDir: DATA_DIR, preferredPort: 0, log, mode: 'client', database }).then((e) =>
+        createPool(e.url, 2, 'lds-test'),
+      );
     service = await db('lds');
-    await waitFor('the copy database', async () => (await service.query(`SELECT 1 FROM pg_database WHERE datname = 'lds_copy'`)).rowCount === 1, 600_000);
+    await waitFor(
+      'the copy database',
+      async () => (await service.query(`SELECT 1 FROM pg_database WHERE datname = 'lds_copy'`)).rowCount === 1,
+      600_000,
+    );
     copy = await db('lds_copy');
-    await waitFor('the snapshot loaded and the feed followed', async () => (await copyCursor(copy)) !== undefined || sync!.child.exitCode !== null, 600_000);
+    await waitFor(
+      'the snapshot loaded and the feed followed',
+      async () => (await copyCursor(copy)) !== undefined || sync!.child.exitCode !== null,
+      600_000,
+    );
     expect(sync.child.exitCode, sync.output()).toBeNull();
 
     // more writes while the copy follows, then the writers stop
     expect(await exited(writer.child), writer.output()).toBe(0);
-    const more = run('npx', [...simulateArgs.filter((a, i, all) => a !== '--duration' && all[i - 1] !== '--duration'), '--count', '30']);
+    const more = run('npx', [
+      ...simulateArgs.filter((a, i, all) => a !== '--duration' && all[i - 1] !== '--duration'),
+      '--count',
+      '30',
+    ]);
     expect(await exited(more.child), more.output()).toBe(0);
-    await waitFor('the relay to stamp every change', async () => (await service.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0, 60_000);
+    await waitFor(
+      'the relay to stamp every change',
+      async () => (await service.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+      60_000,
+    );
     const last = await latestChange(service);
     await waitFor('the copy to catch up', async () => ((await copyCursor(copy)) ?? '') >= last, 300_000);
     // Ctrl-C, as the README says: npm (npx) dies of it, lds finishes its work and says where it stopped
     signal(sync, 'SIGINT');
     await exited(sync.child);
-    await waitFor('lds sync to finish', () => /applied \d+ changes; cursor \S+ \(into lds_copy\)\n/.test(sync!.output()), 60_000);
+    await waitFor(
+      'lds sync to finish',
+      () => /applied \d+ changes; cursor \S+ \(into lds_copy\)\n/.test(sync!.output()),
+      60_000,
+    );
 
     // the demo key's burst is 10 requests/s: wait as 429 says
     const get = async (u: string): Promise<any> => {
@@ -130,7 +173,10 @@ describe('README: npm start, then lds sync', () => {
     };
     // npm start runs the text-diff worker: see expectCopyEqualsService on the text changes it adds late
     const lacking = await expectCopyEqualsService(copy, service, get, { lateTextChanges: true });
-    if (lacking) console.warn(`[readme] the copy lacks ${lacking} text changes the diff worker computed after their bill's last change`);
+    if (lacking)
+      console.warn(
+        `[readme] the copy lacks ${lacking} text changes the diff worker computed after their bill's last change`,
+      );
     expect(existsSync(path.join(DATA_DIR, 'pg'))).toBe(true);
   }, 1_500_000);
 });

@@ -14,18 +14,32 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => env?.close());
 
-const holders = async () => (await env.db.pool.query<{ pid: number }>(
-  `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted`, [BULK_LOCK_KEY])).rows.map((r) => r.pid);
+const holders = async () =>
+  (
+    await env.db.pool.query<{ pid: number }>(
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted`,
+      [BULK_LOCK_KEY],
+    )
+  ).rows.map((r) => r.pid);
 /** NDJSON files, and the CSV tables beside them (a jurisdiction's tables and the nationwide topics). */
-const files = async () => (await env.db.pool.query<{ n: number; current: number; csv: number }>(
-  `SELECT count(*) FILTER (WHERE format = 'ndjson')::int AS n, count(*) FILTER (WHERE status = 'current' AND format = 'ndjson')::int AS current,
-     count(*) FILTER (WHERE format = 'csv')::int AS csv FROM bulk_files`)).rows[0];
+const files = async () =>
+  (
+    await env.db.pool.query<{ n: number; current: number; csv: number }>(
+      `SELECT count(*) FILTER (WHERE format = 'ndjson')::int AS n, count(*) FILTER (WHERE status = 'current' AND format = 'ndjson')::int AS current,
+     count(*) FILTER (WHERE format = 'csv')::int AS csv FROM bulk_files`,
+    )
+  ).rows[0];
 const CSV_FILES = 52 * (TABLES.length - 1) + 1;
 
 describe('bulk role', () => {
   it('builds once with one active builder, and a standby takes over', async () => {
     const ctx: BackgroundContext = {
-      config: testConfig({ bulkInterval: 3600 }), db: env.db.pool, dbRead: env.db.pool, databaseUrl: env.db.url, bus: env.bus, log: silent,
+      config: testConfig({ bulkInterval: 3600 }),
+      db: env.db.pool,
+      dbRead: env.db.pool,
+      databaseUrl: env.db.url,
+      bus: env.bus,
+      log: silent,
     };
     const a: Background = await startBulk(ctx);
     const b: Background = await startBulk(ctx);
@@ -42,14 +56,23 @@ describe('bulk role', () => {
       await b.stop();
       const c = await startBulk(ctx);
       try {
-        await waitFor('a new active builder', async () => {
-          const h = await holders();
-          return h.length === 1 && h[0] !== first[0];
-        }, 30_000);
+        await waitFor(
+          'a new active builder',
+          async () => {
+            const h = await holders();
+            return h.length === 1 && h[0] !== first[0];
+          },
+          30_000,
+        );
         // its second tick (the lock session's liveness check) comes after the first one finished, build included
         const [pid] = await holders();
-        await waitFor('the new builder\'s second tick', async () => (await env.db.pool.query(
-          `SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query = 'SELECT 1'`, [pid])).rowCount === 1, 30_000);
+        await waitFor(
+          "the new builder's second tick",
+          async () =>
+            (await env.db.pool.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query = 'SELECT 1'`, [pid]))
+              .rowCount === 1,
+          30_000,
+        );
         expect(await files()).toEqual({ n: 53, current: 53, csv: CSV_FILES });
       } finally {
         await c.stop();

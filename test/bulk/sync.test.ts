@@ -27,8 +27,21 @@ afterAll(async () => {
 });
 
 function startSync(follow: boolean): ChildProcess {
-  const args = [path.join(root, 'bin/lds.js'), 'sync', '--from', url, '--key', env.key, '--into', target.url, ...(follow ? ['--follow'] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const args = [
+    path.join(root, 'bin/lds.js'),
+    'sync',
+    '--from',
+    url,
+    '--key',
+    env.key,
+    '--into',
+    target.url,
+    ...(follow ? ['--follow'] : []),
+  ];
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
   child.stderr!.on('data', () => undefined);
   child.stdout!.on('data', () => undefined);
   return child;
@@ -53,7 +66,11 @@ describe('lds sync', () => {
       ac.abort();
     }
     await Promise.all(writers);
-    await waitFor('the relay to stamp every change', async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0, 30_000);
+    await waitFor(
+      'the relay to stamp every change',
+      async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+      30_000,
+    );
     const last = await latestChange(env.db.pool);
     await waitFor('the follower to catch up', async () => ((await targetCursor()) ?? '') >= last, 120_000);
     child.kill('SIGTERM');
@@ -66,7 +83,9 @@ describe('lds sync', () => {
     const before = await targetCursor();
     const again = startSync(false);
     let out = '';
-    again.stdout!.on('data', (d) => { out += String(d); });
+    again.stdout!.on('data', (d) => {
+      out += String(d);
+    });
     expect(await exited(again)).toBe(0);
     expect(out).toMatch(/^applied 0 changes; cursor /);
     expect((await targetCursor())! >= before!).toBe(true);

@@ -20,7 +20,8 @@ import { ResumingSseClient } from '../helpers/resuming-sse.js';
 import { waitFor } from '../helpers/wait.js';
 
 const enabled = Boolean(process.env.DATABASE_URL && process.env.NATS_URL && process.env.REDIS_URL);
-if (!enabled) console.warn('cluster suite skipped: it needs DATABASE_URL, NATS_URL and REDIS_URL (CI sets them; see .ci/run)');
+if (!enabled)
+  console.warn('cluster suite skipped: it needs DATABASE_URL, NATS_URL and REDIS_URL (CI sets them; see .ci/run)');
 
 const root = path.resolve(import.meta.dirname, '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -60,7 +61,11 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
   });
 
   function start(role: string, name: string): Promise<Proc> {
-    const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', role], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', role], {
+      cwd: root,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const proc: Proc = { name, role, child, output: '' };
     procs.push(proc);
     const http = role === 'api' || role === 'stream';
@@ -75,12 +80,15 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
       };
       child.stdout!.on('data', onData);
       child.stderr!.on('data', (c: Buffer) => (proc.output += c.toString()));
-      child.on('exit', (code) => reject(new Error(`${name} exited (${code}) before it was ready: ${proc.output.slice(-800)}`)));
+      child.on('exit', (code) =>
+        reject(new Error(`${name} exited (${code}) before it was ready: ${proc.output.slice(-800)}`)),
+      );
       if (!http) setTimeout(() => resolve(proc), 2500);
     });
   }
 
-  const alive = (role: string) => procs.filter((p) => p.role === role && p.child.exitCode === null && p.child.signalCode === null);
+  const alive = (role: string) =>
+    procs.filter((p) => p.role === role && p.child.exitCode === null && p.child.signalCode === null);
   const kill = (p: Proc) => p.child.kill('SIGKILL');
 
   beforeAll(async () => {
@@ -108,10 +116,15 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
     await start('relay', 'relay-a');
     await start('relay', 'relay-b');
     await Promise.all([
-      start('stream', 'stream-1'), start('stream', 'stream-2'), start('stream', 'stream-3'),
-      start('api', 'api-1'), start('api', 'api-2'),
-      start('dispatcher', 'dispatcher-a'), start('dispatcher', 'dispatcher-b'),
-      start('worker', 'worker-a'), start('worker', 'worker-b'),
+      start('stream', 'stream-1'),
+      start('stream', 'stream-2'),
+      start('stream', 'stream-3'),
+      start('api', 'api-1'),
+      start('api', 'api-2'),
+      start('dispatcher', 'dispatcher-a'),
+      start('dispatcher', 'dispatcher-b'),
+      start('worker', 'worker-a'),
+      start('worker', 'worker-b'),
     ]);
   }, 240_000);
 
@@ -137,14 +150,32 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
     const created = await fetch(`${api[0].url}/v1/webhooks`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['bill_introduced', 'status_change', 'vote_recorded', 'text_updated', 'passed', 'vetoed', 'signed', 'amendment_added'], filters: {} }),
+      body: JSON.stringify({
+        webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        events: [
+          'bill_introduced',
+          'status_change',
+          'vote_recorded',
+          'text_updated',
+          'passed',
+          'vetoed',
+          'signed',
+          'amendment_added',
+        ],
+        filters: {},
+      }),
     });
     expect(created.status).toBe(201);
     secret = ((await created.json()) as { secret: string }).secret;
 
     // Start from a quiet point: everything recorded so far (the seed's changes) is stamped.
-    await until('the relay to stamp the seed changes', async () => (await db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0);
-    const { rows: [{ cursor, last }] } = await db.pool.query(
+    await until(
+      'the relay to stamp the seed changes',
+      async () => (await db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+    );
+    const {
+      rows: [{ cursor, last }],
+    } = await db.pool.query(
       `SELECT to_char(high_water AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor, last_seq AS last FROM relay_state`,
     );
 
@@ -152,7 +183,11 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
     const clients = [0, 1, 2].map((i) => new ResumingSseClient(streamUrls, key, cursor, { turn: i }));
     clients.forEach((c) => c.start());
 
-    const sim = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'simulate', '--rate', '12', '--duration', '22s'], { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const sim = spawn(
+      process.execPath,
+      [path.join(root, 'bin/lds.js'), 'simulate', '--rate', '12', '--duration', '22s'],
+      { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let simOut = '';
     sim.stdout.on('data', (c) => (simOut += c));
     sim.stderr.on('data', (c) => (simOut += c));
@@ -178,7 +213,10 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
     expect(killed).toEqual(['stream-1', 'relay-a', 'dispatcher-a', 'worker-a', 'api-2']);
 
     // Expected: every change stamped after the starting cursor.
-    await until('the standby relay to stamp everything', async () => (await db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0);
+    await until(
+      'the standby relay to stamp everything',
+      async () => (await db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+    );
     const { rows } = await db.pool.query<{ id: string; change_id: number; reason: string; new_status: number | null }>(
       `SELECT to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS id, c.change_id, r.reason_name AS reason, c.new_status
          FROM changes c JOIN change_reasons r USING (reason_id) WHERE c.seq > $1 ORDER BY c.seq`,
@@ -186,13 +224,25 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
     );
     expect(rows.length).toBeGreaterThan(100);
     const expectedIds = rows.map((r) => r.id);
-    const expectedEvents = new Set(rows.flatMap((r) => eventsForChange(r.reason, r.new_status).map((t) => `evt_${r.change_id}_${t}`)));
+    const expectedEvents = new Set(
+      rows.flatMap((r) => eventsForChange(r.reason, r.new_status).map((t) => `evt_${r.change_id}_${t}`)),
+    );
 
-    await until('every stream client to have every change', () => clients.every((c) => c.ids.length >= expectedIds.length), 60_000).catch(() => undefined);
-    await until('the receiver to have every event', () => new Set(deliveries.values()).size >= expectedEvents.size, 90_000).catch(() => undefined);
+    await until(
+      'every stream client to have every change',
+      () => clients.every((c) => c.ids.length >= expectedIds.length),
+      60_000,
+    ).catch(() => undefined);
+    await until(
+      'the receiver to have every event',
+      () => new Set(deliveries.values()).size >= expectedEvents.size,
+      90_000,
+    ).catch(() => undefined);
     clients.forEach((c) => c.stop());
 
-    console.log(`cluster: ${expectedIds.length} changes, ${expectedEvents.size} webhook events, ${deliveries.size} deliveries received; stream reconnects ${clients.map((c) => c.reconnects).join('/')}; killed ${killed.join(', ')}`);
+    console.log(
+      `cluster: ${expectedIds.length} changes, ${expectedEvents.size} webhook events, ${deliveries.size} deliveries received; stream reconnects ${clients.map((c) => c.reconnects).join('/')}; killed ${killed.join(', ')}`,
+    );
     for (const c of clients) {
       expect(c.ids).toEqual(expectedIds); // every change, once, in order, across reconnects
       expect(c.reconnects).toBeGreaterThan(0);

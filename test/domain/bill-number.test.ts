@@ -44,11 +44,47 @@ describe('bill numbers written by an import and looked up through the API', () =
 
   const bill = (id: number, number: string) => ({
     bill: {
-      bill_id: id, change_hash: `h${id}`, session_id: 5001, session: { session_id: 5001, state_id: 24, year_start: 2024, year_end: 2024, special: 0, session_name: '2024 Regular Session', session_title: '2024 Regular Session' },
-      url: '', state_link: '', completed: 0, status: 1, status_date: '2024-01-10', progress: [{ date: '2024-01-10', event: 1 }],
-      state: 'MS', state_id: 24, bill_number: number, bill_type: 'B', bill_type_id: '1', body: 'H', body_id: 57, current_body: 'H', current_body_id: 57,
-      title: `Bill ${number}`, description: '', committee: [], pending_committee_id: 0, history: [], sponsors: [], subjects: [], texts: [], votes: [],
-      amendments: [], supplements: [], sasts: [], calendar: [], referrals: [],
+      bill_id: id,
+      change_hash: `h${id}`,
+      session_id: 5001,
+      session: {
+        session_id: 5001,
+        state_id: 24,
+        year_start: 2024,
+        year_end: 2024,
+        special: 0,
+        session_name: '2024 Regular Session',
+        session_title: '2024 Regular Session',
+      },
+      url: '',
+      state_link: '',
+      completed: 0,
+      status: 1,
+      status_date: '2024-01-10',
+      progress: [{ date: '2024-01-10', event: 1 }],
+      state: 'MS',
+      state_id: 24,
+      bill_number: number,
+      bill_type: 'B',
+      bill_type_id: '1',
+      body: 'H',
+      body_id: 57,
+      current_body: 'H',
+      current_body_id: 57,
+      title: `Bill ${number}`,
+      description: '',
+      committee: [],
+      pending_committee_id: 0,
+      history: [],
+      sponsors: [],
+      subjects: [],
+      texts: [],
+      votes: [],
+      amendments: [],
+      supplements: [],
+      sasts: [],
+      calendar: [],
+      referrals: [],
     },
   });
 
@@ -69,22 +105,35 @@ describe('bill numbers written by an import and looked up through the API', () =
   });
 
   it('stores the one key for every bill and finds it by every spelling', async () => {
-    const stored = (await t.db.pool.query<{ bill_number: string; bill_number_key: string }>('SELECT bill_number, bill_number_key FROM bills')).rows;
+    const stored = (
+      await t.db.pool.query<{ bill_number: string; bill_number_key: string }>(
+        'SELECT bill_number, bill_number_key FROM bills',
+      )
+    ).rows;
     expect(stored.length).toBeGreaterThan(5);
     for (const r of stored) expect(r.bill_number_key).toBe(billNumberKey(r.bill_number));
     for (const [form, , others] of FORMS) {
       if (form === 'HB0001') continue;
       for (const spelling of [form, ...others]) {
-        const res = await t.app.inject({ url: `/v1/bills?state=MS&bill_number=${encodeURIComponent(spelling)}`, headers: { 'x-api-key': t.key } });
+        const res = await t.app.inject({
+          url: `/v1/bills?state=MS&bill_number=${encodeURIComponent(spelling)}`,
+          headers: { 'x-api-key': t.key },
+        });
         expect(res.statusCode).toBe(200);
-        expect(res.json().data.map((b: { bill_number: string }) => b.bill_number), spelling).toEqual([form]);
+        expect(
+          res.json().data.map((b: { bill_number: string }) => b.bill_number),
+          spelling,
+        ).toEqual([form]);
       }
     }
   });
 
   it('agrees with its SQL twin, which recomputes stored keys in migration 075', async () => {
     const all = [...FORMS.flatMap(([form, , others]) => [form, ...others]), ' hb  0001 ', 'HB_0001', 'X0A00B0'];
-    const { rows } = await t.db.pool.query<{ raw: string; key: string }>('SELECT raw, lds_bill_number_key(raw) AS key FROM unnest($1::text[]) AS raw', [all]);
+    const { rows } = await t.db.pool.query<{ raw: string; key: string }>(
+      'SELECT raw, lds_bill_number_key(raw) AS key FROM unnest($1::text[]) AS raw',
+      [all],
+    );
     for (const r of rows) expect(r.key, r.raw).toBe(billNumberKey(r.raw));
   });
 });

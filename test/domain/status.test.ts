@@ -4,15 +4,36 @@ import { STATUS, STATUS_NAMES, statusBucket } from '../../src/domain/status.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await freshDatabase(); });
-afterAll(async () => { await db?.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 it('has the spec ladder and buckets', () => {
   expect(Object.values(STATUS)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-  expect([1, 2, 3, 4, 5, 6, 7, 8].map(statusBucket)).toEqual(['alive', 'alive', 'alive', 'passed', 'passed', 'failed', 'failed', 'passed']);
+  expect([1, 2, 3, 4, 5, 6, 7, 8].map(statusBucket)).toEqual([
+    'alive',
+    'alive',
+    'alive',
+    'passed',
+    'passed',
+    'failed',
+    'failed',
+    'passed',
+  ]);
 });
 
 it('matches the statuses table row for row', async () => {
-  const { rows } = await db.pool.query<{ status_id: number; status_name: string; bucket: string }>('SELECT status_id, status_name, bucket FROM statuses ORDER BY status_id');
-  expect(rows).toEqual(Object.entries(STATUS_NAMES).map(([id, name]) => ({ status_id: Number(id), status_name: name, bucket: statusBucket(Number(id)) })));
+  const { rows } = await db.pool.query<{ status_id: number; status_name: string; bucket: string }>(
+    'SELECT status_id, status_name, bucket FROM statuses ORDER BY status_id',
+  );
+  expect(rows).toEqual(
+    Object.entries(STATUS_NAMES).map(([id, name]) => ({
+      status_id: Number(id),
+      status_name: name,
+      bucket: statusBucket(Number(id)),
+    })),
+  );
 });

@@ -19,7 +19,10 @@ const run = promisify(execFile);
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = 'test/artifacts';
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`[dashboard e2e] skipped: ${CHROMIUM} is missing; install Debian's chromium package to run the browser suite`);
+if (!haveChromium)
+  console.warn(
+    `[dashboard e2e] skipped: ${CHROMIUM} is missing; install Debian's chromium package to run the browser suite`,
+  );
 
 const SIMULATED = 40;
 
@@ -43,12 +46,27 @@ describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
     // A short connection life so rotations happen while the simulator writes.
     t = await testApp({ config: { streamRotateMs: 2000, streamRotateJitter: 0, streamHeartbeatMs: 1000 } });
     await seed(t.db.pool, { bills: 300 });
-    relay = await startRelay({ config: t.config, db: t.db.pool, databaseUrl: t.db.url, bus: t.bus, log: createLogger('silent') });
+    relay = await startRelay({
+      config: t.config,
+      db: t.db.pool,
+      databaseUrl: t.db.url,
+      bus: t.bus,
+      log: createLogger('silent'),
+    });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 180_000);
@@ -93,7 +111,9 @@ describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
 
   it('explains a bad key and a revoked key in plain words and stops retrying', async () => {
     const page = await openDashboard('lds_this-key-was-never-issued');
-    await expect.poll(() => page.getByTestId('connection-badge').getAttribute('data-phase'), { timeout: 15_000 }).toBe('refused');
+    await expect
+      .poll(() => page.getByTestId('connection-badge').getAttribute('data-phase'), { timeout: 15_000 })
+      .toBe('refused');
     await expect(page.getByTestId('problem').textContent()).resolves.toMatch(/does not recognise this API key/);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-bad-key.png` });
 
@@ -111,46 +131,82 @@ describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
     const first = await fetch(`${base}/v1/_meta/usage`, { headers: { 'X-API-Key': api_key } });
     expect(first.status).toBe(200);
     const page = await openDashboard(api_key);
-    await expect.poll(() => page.getByTestId('connection-badge').getAttribute('data-phase'), { timeout: 15_000 }).toBe('rate_limited');
+    await expect
+      .poll(() => page.getByTestId('connection-badge').getAttribute('data-phase'), { timeout: 15_000 })
+      .toBe('rate_limited');
     await expect(page.getByTestId('problem').textContent()).resolves.toMatch(/HTTP 429.*reconnects by itself in \d+/);
     await page.close();
   });
 
   it('shows simulated changes live in the list, the chart and the map, losing nothing across rotations', async () => {
     const page = await openDashboard(t.key);
-    await expect.poll(() => page.getByTestId('connection-badge').getAttribute('data-phase'), { timeout: 20_000 }).toBe('open');
-    await expect(page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('lds.apiKey'))).resolves.toBe(t.key);
+    await expect
+      .poll(() => page.getByTestId('connection-badge').getAttribute('data-phase'), { timeout: 20_000 })
+      .toBe('open');
+    await expect(
+      page.evaluate(() =>
+        (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(
+          'lds.apiKey',
+        ),
+      ),
+    ).resolves.toBe(t.key);
 
     // Everything written before now is stamped; the simulator's changes are those after.
-    await expect.poll(async () => (await t.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n, { timeout: 20_000 }).toBe(0);
-    const before = (await t.db.pool.query('SELECT coalesce(max(seq), 0)::bigint AS s FROM changes')).rows[0].s as string;
+    await expect
+      .poll(async () => (await t.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n, {
+        timeout: 20_000,
+      })
+      .toBe(0);
+    const before = (await t.db.pool.query('SELECT coalesce(max(seq), 0)::bigint AS s FROM changes')).rows[0]
+      .s as string;
     const rotationsBefore = Number(await page.getByTestId('rotations').textContent());
 
     await simulate(t, SIMULATED, 8);
-    await expect.poll(async () => (await t.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n, { timeout: 20_000 }).toBe(0);
-    const { rows: expected } = await t.db.pool.query<{ bill_id: number; reason: string; state: string; changed_at: Date }>(
+    await expect
+      .poll(async () => (await t.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n, {
+        timeout: 20_000,
+      })
+      .toBe(0);
+    const { rows: expected } = await t.db.pool.query<{
+      bill_id: number;
+      reason: string;
+      state: string;
+      changed_at: Date;
+    }>(
       `SELECT c.bill_id, r.reason_name AS reason, s.state_abbr AS state, c.changed_at
          FROM changes c JOIN change_reasons r USING (reason_id) JOIN states s USING (state_id)
         WHERE c.seq > $1 ORDER BY c.seq`,
       [before],
     );
     expect(expected.length).toBeGreaterThanOrEqual(SIMULATED);
-    const tuple = (billId: number | string, reason: string, at: string | Date) => `${billId}|${reason}|${new Date(at).getTime()}`;
+    const tuple = (billId: number | string, reason: string, at: string | Date) =>
+      `${billId}|${reason}|${new Date(at).getTime()}`;
     const want = expected.map((e) => tuple(e.bill_id, e.reason, e.changed_at));
 
-    const domRows = () => page.$$eval('[data-testid="rows"] > li', (lis) => lis.map((li) => ({ id: li.getAttribute('data-id')!, bill: li.getAttribute('data-bill-id')!, reason: li.getAttribute('data-reason')! })));
+    const domRows = () =>
+      page.$$eval('[data-testid="rows"] > li', (lis) =>
+        lis.map((li) => ({
+          id: li.getAttribute('data-id')!,
+          bill: li.getAttribute('data-bill-id')!,
+          reason: li.getAttribute('data-reason')!,
+        })),
+      );
     await expect
-      .poll(async () => {
-        const have = new Set((await domRows()).map((r) => tuple(r.bill, r.reason, r.id)));
-        return want.filter((w) => !have.has(w)).length;
-      }, { timeout: 30_000, interval: 250 })
+      .poll(
+        async () => {
+          const have = new Set((await domRows()).map((r) => tuple(r.bill, r.reason, r.id)));
+          return want.filter((w) => !have.has(w)).length;
+        },
+        { timeout: 30_000, interval: 250 },
+      )
       .toBe(0);
 
     // Exactly once: no id twice in the list, and each simulated change matches one row.
     const rows = await domRows();
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     const counts = new Map<string, number>();
-    for (const r of rows) counts.set(tuple(r.bill, r.reason, r.id), (counts.get(tuple(r.bill, r.reason, r.id)) ?? 0) + 1);
+    for (const r of rows)
+      counts.set(tuple(r.bill, r.reason, r.id), (counts.get(tuple(r.bill, r.reason, r.id)) ?? 0) + 1);
     for (const w of want) expect(counts.get(w), w).toBe(1);
     // Newest first.
     const ids = rows.map((r) => Date.parse(r.id));
@@ -163,11 +219,15 @@ describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
     await expect(page.getByTestId('heartbeat').textContent()).resolves.toMatch(/s ago/);
 
     // The chart counts them (it also holds the seed's recent changes) by reason, and the map lights up.
-    await expect.poll(async () => Number(await page.getByTestId('chart').getAttribute('data-total')), { timeout: 5000 }).toBeGreaterThanOrEqual(rows.length);
+    await expect
+      .poll(async () => Number(await page.getByTestId('chart').getAttribute('data-total')), { timeout: 5000 })
+      .toBeGreaterThanOrEqual(rows.length);
     const byReason = new Map<string, number>();
     for (const e of expected) byReason.set(e.reason, (byReason.get(e.reason) ?? 0) + 1);
     for (const [reason, n] of byReason) {
-      const shown = Number(await page.locator(`[data-testid="legend"] li[data-reason="${reason}"] strong`).textContent());
+      const shown = Number(
+        await page.locator(`[data-testid="legend"] li[data-reason="${reason}"] strong`).textContent(),
+      );
       expect(shown, reason).toBeGreaterThanOrEqual(n);
     }
     await expect(page.locator('[data-testid="chart"] rect.bar').count()).resolves.toBeGreaterThan(0);
@@ -188,8 +248,11 @@ describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByTestId('bill-dialog');
     await expect.poll(() => dialog.getAttribute('data-loaded'), { timeout: 15_000 }).toBe('true');
-    const status = (await t.db.pool.query('SELECT status_id FROM bills WHERE bill_id = $1', [last.bill_id])).rows[0].status_id;
-    await expect(dialog.locator('[data-testid="status-ladder"] li[aria-current="step"]').getAttribute('data-status')).resolves.toBe(String(status));
+    const status = (await t.db.pool.query('SELECT status_id FROM bills WHERE bill_id = $1', [last.bill_id])).rows[0]
+      .status_id;
+    await expect(
+      dialog.locator('[data-testid="status-ladder"] li[aria-current="step"]').getAttribute('data-status'),
+    ).resolves.toBe(String(status));
     await expect(dialog.locator('h3').allTextContents()).resolves.toEqual(['Status', 'History', 'Votes']);
     await expect(dialog.locator('.problem').count()).resolves.toBe(0);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-bill.png` });
@@ -198,7 +261,13 @@ describe.skipIf(!haveChromium)('live dashboard in Chromium', () => {
 
     // Phone width: nothing wider than the screen.
     await page.setViewportSize({ width: 375, height: 812 });
-    await expect(page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(375);
+    await expect(
+      page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement
+            .scrollWidth,
+      ),
+    ).resolves.toBeLessThanOrEqual(375);
     await page.screenshot({ path: `${ARTIFACTS}/dashboard-phone.png`, fullPage: true });
     expect((page as Page & { errors?: string[] }).errors).toEqual([]);
     await page.close();

@@ -49,7 +49,12 @@ describe('EventStreamParser', () => {
       { kind: 'comment', text: 'lds-stream v1' },
       { kind: 'event', type: 'bill_change', data: '{"bill_id":1,"state":"CA"}', id: '2026-03-01T10:00:00.000001Z' },
       { kind: 'comment', text: 'ping 2026-03-01T10:00:15Z' },
-      { kind: 'event', type: 'rotate', data: '{"reason":"wall_clock","cursor":"2026-03-01T10:00:00.000001Z"}', id: undefined },
+      {
+        kind: 'event',
+        type: 'rotate',
+        data: '{"reason":"wall_clock","cursor":"2026-03-01T10:00:00.000001Z"}',
+        id: undefined,
+      },
     ]);
   });
 
@@ -83,12 +88,17 @@ describe('EventStreamParser', () => {
 describe('backoffMs', () => {
   it('starts near the server retry, grows, and stays under the cap with jitter', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 100, max: 10_000 }), fc.integer({ min: 1, max: 30 }), fc.double({ min: 0, max: 0.999, noNaN: true }), (retry, attempt, r) => {
-        const ms = backoffMs(retry, attempt, 60_000, () => r);
-        expect(ms).toBeGreaterThanOrEqual(Math.round(Math.min(60_000, retry) * 0.8) - 1);
-        expect(ms).toBeLessThanOrEqual(60_000 * 1.2);
-        if (attempt === 1) expect(ms).toBeLessThanOrEqual(retry * 1.2 + 1);
-      }),
+      fc.property(
+        fc.integer({ min: 100, max: 10_000 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.double({ min: 0, max: 0.999, noNaN: true }),
+        (retry, attempt, r) => {
+          const ms = backoffMs(retry, attempt, 60_000, () => r);
+          expect(ms).toBeGreaterThanOrEqual(Math.round(Math.min(60_000, retry) * 0.8) - 1);
+          expect(ms).toBeLessThanOrEqual(60_000 * 1.2);
+          if (attempt === 1) expect(ms).toBeLessThanOrEqual(retry * 1.2 + 1);
+        },
+      ),
     );
   });
 });

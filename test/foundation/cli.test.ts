@@ -12,9 +12,15 @@ const BIN = path.resolve(import.meta.dirname, '../../bin/lds.js');
 let db: TestDatabase;
 const env = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: db.url });
 
-async function lds(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function lds(
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...env(), ...extraEnv }, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], {
+      env: { ...env(), ...extraEnv },
+      timeout: 60_000,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -52,7 +58,10 @@ describe('lds keys', () => {
 
     const revoked = await lds(['keys', 'revoke', k.api_key_id]);
     expect(revoked.code).toBe(0);
-    const { rows } = await db.pool.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM api_keys WHERE api_key_id = $1', [k.api_key_id]);
+    const { rows } = await db.pool.query<{ revoked_at: Date | null }>(
+      'SELECT revoked_at FROM api_keys WHERE api_key_id = $1',
+      [k.api_key_id],
+    );
     expect(rows[0].revoked_at).not.toBeNull();
     expect((await lds(['keys', 'list'])).stdout).toMatch(new RegExp(`${k.api_key_id}.*revoked`));
   }, 120_000);
@@ -66,7 +75,9 @@ describe('lds keys', () => {
 
 describe('lds simulate', () => {
   it('refuses a database holding imported data unless --force', async () => {
-    await db.pool.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end, session_name, source) VALUES (777001, 5, 2026, 2026, 'Imported', 'legiscan')`);
+    await db.pool.query(
+      `INSERT INTO sessions (session_id, state_id, year_start, year_end, session_name, source) VALUES (777001, 5, 2026, 2026, 'Imported', 'legiscan')`,
+    );
     const refused = await lds(['simulate', '--count', '1']);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('imported data');
@@ -80,9 +91,17 @@ describe('lds simulate', () => {
 });
 
 describe('bad configuration', () => {
-  it.each([['PORT', 'abc'], ['PORT', '70000'], ['LOG_LEVEL', 'loud']])('%s=%s exits non-zero naming the variable', async (name, value) => {
-    const r = await lds(['keys', 'list'], { [name]: value });
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain(name);
-  }, 60_000);
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+  ])(
+    '%s=%s exits non-zero naming the variable',
+    async (name, value) => {
+      const r = await lds(['keys', 'list'], { [name]: value });
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(name);
+    },
+    60_000,
+  );
 });

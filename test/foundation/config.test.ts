@@ -30,14 +30,32 @@ describe('config', () => {
   });
 
   it('reads valid values', () => {
-    const c = loadConfig({ PORT: '9000', HOST: '0.0.0.0', DATABASE_URL: 'postgres://u@h/db', NATS_URL: 'nats://127.0.0.1:4222', REDIS_URL: 'redis://127.0.0.1:6379', LOG_LEVEL: 'debug', DATA_DIR: '/tmp/x' });
-    expect(c).toMatchObject({ port: 9000, host: '0.0.0.0', databaseUrl: 'postgres://u@h/db', natsUrl: 'nats://127.0.0.1:4222', redisUrl: 'redis://127.0.0.1:6379', logLevel: 'debug', dataDir: '/tmp/x' });
+    const c = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u@h/db',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'debug',
+      DATA_DIR: '/tmp/x',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u@h/db',
+      natsUrl: 'nats://127.0.0.1:4222',
+      redisUrl: 'redis://127.0.0.1:6379',
+      logLevel: 'debug',
+      dataDir: '/tmp/x',
+    });
     expect(c.publicBaseUrl).toBe('http://localhost:9000');
   });
 
   it('documents every setting', () => {
     const rows = settingsTable();
-    expect(rows.map((r) => r.env)).toEqual(expect.arrayContaining(['PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'NATS_URL', 'REDIS_URL', 'LOG_LEVEL']));
+    expect(rows.map((r) => r.env)).toEqual(
+      expect.arrayContaining(['PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'NATS_URL', 'REDIS_URL', 'LOG_LEVEL']),
+    );
     for (const r of rows) expect(r.description.length).toBeGreaterThan(5);
   });
 });

@@ -15,7 +15,15 @@ const BIN = path.join(ROOT, 'bin/lds.js');
 // Under the repository (not a private temp dir) so the `postgres` user can reach it when run as root.
 const DATA_DIR = path.join(ROOT, 'data', `test-embedded-${process.pid}`);
 const PID_FILE = path.join(DATA_DIR, 'pg', 'postmaster.pid');
-const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATA_DIR, PORT: '0', EMBEDDED_PG_PORT: '0', LOG_LEVEL: 'info', HOST: '127.0.0.1' };
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+  DATA_DIR,
+  PORT: '0',
+  EMBEDDED_PG_PORT: '0',
+  LOG_LEVEL: 'info',
+  HOST: '127.0.0.1',
+};
 
 interface Serve {
   child: ChildProcess;
@@ -46,7 +54,10 @@ async function serve(): Promise<Serve> {
   return { child, url, output: () => out };
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 
 async function health(url: string): Promise<{ ok: boolean; version: string }> {
   const res = await fetch(`${url}/v1/health`);
@@ -57,7 +68,10 @@ async function health(url: string): Promise<{ ok: boolean; version: string }> {
 async function keysCreate(): Promise<{ api_key: string; api_key_id: string }> {
   // CLI logs go to stdout when LOG_LEVEL is set, so the command runs with its default (warn).
   const { LOG_LEVEL: _level, ...cliEnv } = env;
-  const { stdout } = await run(process.execPath, [BIN, 'keys', 'create', '--org', 'x', '--json'], { env: cliEnv, timeout: 120_000 });
+  const { stdout } = await run(process.execPath, [BIN, 'keys', 'create', '--org', 'x', '--json'], {
+    env: cliEnv,
+    timeout: 120_000,
+  });
   return JSON.parse(stdout.trim()) as { api_key: string; api_key_id: string };
 }
 

@@ -15,7 +15,10 @@ const semver = createRequire(import.meta.url)('semver') as Semver;
 const root = path.resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string } };
 const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
-  packages: Record<string, { version?: string; engines?: { node?: string } | string[]; optional?: boolean; os?: string[] }>;
+  packages: Record<
+    string,
+    { version?: string; engines?: { node?: string } | string[]; optional?: boolean; os?: string[] }
+  >;
 };
 
 describe('engines', () => {
@@ -32,7 +35,10 @@ describe('engines', () => {
         // platform-only optional binaries (wasm, other OSes) are skipped by npm on Linux x64 anyway
         .filter(([, p]) => !(p.optional && p.os && !p.os.includes('linux')))
         .filter(([, p]) => !semver.satisfies(node, (p.engines as { node: string }).node))
-        .map(([name, p]) => `${name.replace(/^.*node_modules\//, '')}@${p.version} wants ${(p.engines as { node: string }).node}`);
+        .map(
+          ([name, p]) =>
+            `${name.replace(/^.*node_modules\//, '')}@${p.version} wants ${(p.engines as { node: string }).node}`,
+        );
       expect(refused).toEqual([]);
     });
   }

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 const API = path.resolve(import.meta.dirname, '../../src/api');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)],
+  );
 }
 
 describe('src/api layout', () => {
@@ -17,12 +19,16 @@ describe('src/api layout', () => {
     .filter((f) => f.endsWith('.ts') && !f.endsWith('repository.ts'));
 
   it('keeps SQL out of route files', () => {
-    const withSql = routeFiles.filter((f) => /\.query(<[^>]*>)?\(|\bSELECT\b|\bINSERT INTO\b/.test(readFileSync(path.join(API, f), 'utf8')));
+    const withSql = routeFiles.filter((f) =>
+      /\.query(<[^>]*>)?\(|\bSELECT\b|\bINSERT INTO\b/.test(readFileSync(path.join(API, f), 'utf8')),
+    );
     expect(withSql).toEqual([]);
   });
 
   it('never casts request parameters', () => {
-    const casting = routeFiles.filter((f) => /\breq\.(query|params|body)\)? as\b|\bas never\b/.test(readFileSync(path.join(API, f), 'utf8')));
+    const casting = routeFiles.filter((f) =>
+      /\breq\.(query|params|body)\)? as\b|\bas never\b/.test(readFileSync(path.join(API, f), 'utf8')),
+    );
     expect(casting).toEqual([]);
   });
 
@@ -31,12 +37,18 @@ describe('src/api layout', () => {
   it('declares the row type of every repository function', () => {
     const untyped = files(API)
       .filter((f) => f.endsWith('repository.ts'))
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^export async function (\w+)\([^)]*\)\s*\{/gm)].map((m) => `${path.relative(API, f)}: ${m[1]}`));
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/^export async function (\w+)\([^)]*\)\s*\{/gm)].map(
+          (m) => `${path.relative(API, f)}: ${m[1]}`,
+        ),
+      );
     expect(untyped).toEqual([]);
   });
 
   it('gives every resource folder with routes a repository', () => {
-    const folders = readdirSync(API, { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'common').map((e) => e.name);
+    const folders = readdirSync(API, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== 'common')
+      .map((e) => e.name);
     const missing = folders.filter((d) => !readdirSync(path.join(API, d)).includes('repository.ts'));
     expect(missing).toEqual([]);
   });
@@ -47,10 +59,15 @@ describe('src/api layout', () => {
 describe('delivery side layout', () => {
   const SRC = path.resolve(import.meta.dirname, '../../src');
   const read = (f: string) => readFileSync(path.join(SRC, f), 'utf8');
-  const under = (dir: string) => files(path.join(SRC, dir)).map((f) => path.relative(SRC, f)).filter((f) => f.endsWith('.ts'));
+  const under = (dir: string) =>
+    files(path.join(SRC, dir))
+      .map((f) => path.relative(SRC, f))
+      .filter((f) => f.endsWith('.ts'));
 
   it('groups webhooks/ by routes, queue and delivery', () => {
-    const top = readdirSync(path.join(SRC, 'webhooks'), { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+    const top = readdirSync(path.join(SRC, 'webhooks'), { withFileTypes: true })
+      .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+      .sort();
     expect(top).toEqual(['delivery/', 'kit.ts', 'plugin.ts', 'queue/', 'routes/', 'subscriptions.ts']);
   });
 
@@ -65,17 +82,28 @@ describe('delivery side layout', () => {
   });
 
   it('never branches on a kind by name outside the kind: the core asks the registered handler', () => {
-    const branching = [...under('webhooks'), ...under('changes'), ...under('http'), ...under('api')].filter((f) => /\bkind\s*[!=]==?\s*'(push_mirror|webhook)'|'(push_mirror|webhook)'\s*[!=]==?\s*\w*\.?kind\b/.test(read(f)));
+    const branching = [...under('webhooks'), ...under('changes'), ...under('http'), ...under('api')].filter((f) =>
+      /\bkind\s*[!=]==?\s*'(push_mirror|webhook)'|'(push_mirror|webhook)'\s*[!=]==?\s*\w*\.?kind\b/.test(read(f)),
+    );
     expect(branching).toEqual([]);
   });
 
   it('inserts deliveries in one place', () => {
-    const inserting = [...under('webhooks'), ...under('mirror'), ...under('changes'), ...under('api')].filter((f) => /INSERT INTO deliveries\b/.test(read(f)));
+    const inserting = [...under('webhooks'), ...under('mirror'), ...under('changes'), ...under('api')].filter((f) =>
+      /INSERT INTO deliveries\b/.test(read(f)),
+    );
     expect(inserting).toEqual(['webhooks/queue/enqueue.ts']);
   });
 
   it('runs transactions through withTransaction (no hand-rolled BEGIN)', () => {
-    const scope = [...under('webhooks'), ...under('mirror'), ...under('texts'), ...under('changes'), ...under('db'), 'demo/seed.ts'].filter((f) => f !== 'db/pool.ts');
+    const scope = [
+      ...under('webhooks'),
+      ...under('mirror'),
+      ...under('texts'),
+      ...under('changes'),
+      ...under('db'),
+      'demo/seed.ts',
+    ].filter((f) => f !== 'db/pool.ts');
     const rolling = scope.filter((f) => /query\(\s*'BEGIN/.test(read(f)));
     expect(rolling).toEqual([]);
   });
@@ -84,7 +112,9 @@ describe('delivery side layout', () => {
     const routes = [...under('webhooks/routes'), 'webhooks/plugin.ts', 'mirror/plugin.ts', 'changes/plugin.ts'];
     expect(routes.filter((f) => /\.query(<[^>]*>)?\(|\bSELECT\b|\bINSERT INTO\b/.test(read(f)))).toEqual([]);
     const all = [...under('webhooks'), ...under('mirror'), ...under('changes'), ...under('texts')];
-    expect(all.filter((f) => /\breq\.(query|params|body)\)? as\b|\bas never\b|\bas unknown as\b/.test(read(f)))).toEqual([]);
+    expect(
+      all.filter((f) => /\breq\.(query|params|body)\)? as\b|\bas never\b|\bas unknown as\b/.test(read(f))),
+    ).toEqual([]);
   });
 
   it('has no test-only hooks or in-process wake-ups in the workers', () => {
@@ -100,8 +130,9 @@ describe('import graph', () => {
   const graph = new Map<string, string[]>();
   for (const file of files(SRC).filter((f) => f.endsWith('.ts'))) {
     const text = readFileSync(file, 'utf8');
-    const deps = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.{1,2}\/[^']+)'/g)]
-      .map((m) => path.resolve(path.dirname(file), m[1]!.replace(/\.js$/, '.ts')));
+    const deps = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.{1,2}\/[^']+)'/g)].map((m) =>
+      path.resolve(path.dirname(file), m[1]!.replace(/\.js$/, '.ts')),
+    );
     graph.set(file, deps);
   }
 
@@ -159,13 +190,20 @@ describe('import graph', () => {
     expect(upward).toEqual([]);
     // the bottom stays the bottom
     for (const low of ['domain', 'metrics', 'redis', 'jobs']) {
-      expect([...(folders.get(low) ?? [])].filter((d) => !['domain', 'config', 'logger', 'metrics'].includes(d)), low).toEqual([]);
+      expect(
+        [...(folders.get(low) ?? [])].filter((d) => !['domain', 'config', 'logger', 'metrics'].includes(d)),
+        low,
+      ).toEqual([]);
     }
   });
 
   it('keeps bus/ transport only: it imports nothing of the change pipeline', () => {
     const bus = [...graph].filter(([f]) => f.startsWith(path.join(SRC, 'bus') + path.sep));
-    const outside = bus.flatMap(([f, deps]) => deps.filter((d) => /\/src\/(changes|stream|webhooks|mirror)\//.test(d)).map((d) => `${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`));
+    const outside = bus.flatMap(([f, deps]) =>
+      deps
+        .filter((d) => /\/src\/(changes|stream|webhooks|mirror)\//.test(d))
+        .map((d) => `${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`),
+    );
     expect(outside).toEqual([]);
   });
 });
@@ -174,7 +212,9 @@ describe('import graph', () => {
 // imports nothing of the service, and no other folder writes a rule of its own again.
 describe('domain rules', () => {
   const SRC = path.resolve(import.meta.dirname, '../../src');
-  const all = files(SRC).filter((f) => f.endsWith('.ts')).map((f) => ({ rel: path.relative(SRC, f), text: readFileSync(f, 'utf8') }));
+  const all = files(SRC)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ rel: path.relative(SRC, f), text: readFileSync(f, 'utf8') }));
   const outside = all.filter((f) => !f.rel.startsWith('domain/'));
 
   it('domain/ imports nothing outside itself', () => {
@@ -183,7 +223,10 @@ describe('domain rules', () => {
   });
 
   it.each([
-    ['the bill number key', /function billNumberKey\b|bill_number_key[^\n]*upper\(|upper\([^)]*\)\s*AS bill_number_key/],
+    [
+      'the bill number key',
+      /function billNumberKey\b|bill_number_key[^\n]*upper\(|upper\([^)]*\)\s*AS bill_number_key/,
+    ],
     ['the list of jurisdictions', /'AL', 'AK', 'AZ'/],
     ['the status ladder or its buckets', /'Passed Both Chambers'|'Signed into Law'|\[4, 5, 8\]/],
     ['a source status map onto the ladder', /(LEGISCAN|CONGRESS)_TO_LADDER\s*[:=]|LADDER_TO_LEGISCAN\s*[:=]/],
@@ -201,17 +244,24 @@ describe('ingest and demo layout', () => {
   const imports = (dir: string) =>
     files(path.join(SRC, dir))
       .filter((f) => f.endsWith('.ts'))
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.{1,2}\/[^']+)'/g)]
-        .map((m) => ({ from: path.relative(SRC, f), to: path.relative(SRC, path.resolve(path.dirname(f), m[1]!)) })));
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+'(\.{1,2}\/[^']+)'/g)].map(
+          (m) => ({ from: path.relative(SRC, f), to: path.relative(SRC, path.resolve(path.dirname(f), m[1]!)) }),
+        ),
+      );
 
   it('gives each source, the reader and the write engine a folder of ingest/', () => {
-    const top = readdirSync(path.join(SRC, 'ingest'), { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+    const top = readdirSync(path.join(SRC, 'ingest'), { withFileTypes: true })
+      .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+      .sort();
     expect(top).toEqual(['congress/', 'legiscan/', 'openstates/', 'read/', 'write/']);
     expect(readdirSync(path.join(SRC, 'demo')).sort()).toEqual(['seed', 'seed.ts', 'simulate']);
   });
 
   it('keeps the reader and the write engine free of every source and of the demo', () => {
-    const reaching = [...imports('ingest/read'), ...imports('ingest/write')].filter((i) => /^(ingest\/(legiscan|congress|openstates)|demo)\//.test(i.to));
+    const reaching = [...imports('ingest/read'), ...imports('ingest/write')].filter((i) =>
+      /^(ingest\/(legiscan|congress|openstates)|demo)\//.test(i.to),
+    );
     expect(reaching).toEqual([]);
   });
 

@@ -24,24 +24,36 @@ describe('splitPublishedName', () => {
 
   it('never returns an honorific as a name part, and never loses the surname', () => {
     const word = fc.constantFrom('John', 'Mary', 'Smith', 'Lee', "O'Brien", 'Nguyen', 'Ana');
-    fc.assert(fc.property(fc.constantFrom('Rep.', 'Sen.', 'Del.', 'Hon.', ''), word, word, fc.boolean(), (hon, first, last, reversed) => {
-      const raw = reversed ? `${hon} ${last}, ${first}` : `${hon} ${first} ${last}`;
-      const p = splitPublishedName(raw);
-      expect(p.last_name).toBe(last);
-      expect(p.first_name).toBe(first);
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('Rep.', 'Sen.', 'Del.', 'Hon.', ''),
+        word,
+        word,
+        fc.boolean(),
+        (hon, first, last, reversed) => {
+          const raw = reversed ? `${hon} ${last}, ${first}` : `${hon} ${first} ${last}`;
+          const p = splitPublishedName(raw);
+          expect(p.last_name).toBe(last);
+          expect(p.first_name).toBe(first);
+        },
+      ),
+    );
   });
 
   it('does not throw on arbitrary input', () => {
-    fc.assert(fc.property(fc.string(), (s) => {
-      const p = splitPublishedName(s);
-      expect(typeof p.first_name).toBe('string');
-      expect(typeof p.last_name).toBe('string');
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const p = splitPublishedName(s);
+        expect(typeof p.first_name).toBe('string');
+        expect(typeof p.last_name).toBe('string');
+      }),
+    );
     // Inputs made of the characters the parser splits on, where the random strings rarely land.
     for (const s of [',', ' , ', ',,', ', Jr.', 'Rep.,', '"", ,']) expect(() => splitPublishedName(s), s).not.toThrow();
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(',', ' ', '.', '"', '(', ')', 'Jr', 'Rep', 'a') }), (s) => {
-      expect(typeof splitPublishedName(s).last_name).toBe('string');
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(',', ' ', '.', '"', '(', ')', 'Jr', 'Rep', 'a') }), (s) => {
+        expect(typeof splitPublishedName(s).last_name).toBe('string');
+      }),
+    );
   });
 });

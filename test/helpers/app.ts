@@ -21,18 +21,26 @@ export interface TestApp {
 /** Test configuration: the defaults, with the environment's service URLs, plus overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig(
-    { NATS_URL: process.env.NATS_URL, REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: 'silent', PUBLIC_BASE_URL: 'http://lds.test' },
+    {
+      NATS_URL: process.env.NATS_URL,
+      REDIS_URL: process.env.REDIS_URL,
+      LOG_LEVEL: 'silent',
+      PUBLIC_BASE_URL: 'http://lds.test',
+    },
     overrides,
   );
 }
 
-export async function testApp(opts: { config?: Partial<Config>; deps?: Partial<AppDeps>; db?: TestDatabase } = {}): Promise<TestApp> {
+export async function testApp(
+  opts: { config?: Partial<Config>; deps?: Partial<AppDeps>; db?: TestDatabase } = {},
+): Promise<TestApp> {
   const db = opts.db ?? (await freshDatabase());
   const config = testConfig(opts.config);
   const bus = opts.deps?.bus ?? new MemoryBus<ChangeEvent>();
   const app = await buildApp(config, { db: db.pool, logger: false, bus, databaseUrl: db.url, ...opts.deps });
   await app.ready();
-  const newKey = async (input: Partial<CreateKeyInput> = {}) => createKey(db.pool, { org: 'test-org', tier: 'enterprise', burst: 10_000, ...input });
+  const newKey = async (input: Partial<CreateKeyInput> = {}) =>
+    createKey(db.pool, { org: 'test-org', tier: 'enterprise', burst: 10_000, ...input });
   const { api_key: key } = await newKey();
   return {
     app,

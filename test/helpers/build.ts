@@ -15,10 +15,11 @@ const STALE_LOCK_MS = 300_000;
 
 function fresh(): boolean {
   const built = path.join(root, 'dist/cli.js');
-  const newest = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-    const p = path.join(dir, e.name);
-    return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }, 0);
+  const newest = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+      const p = path.join(dir, e.name);
+      return Math.max(m, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+    }, 0);
   return existsSync(built) && newest(path.join(root, 'src')) <= statSync(built).mtimeMs;
 }
 
@@ -32,7 +33,8 @@ export function ensureBuilt(): void {
       mkdirSync(LOCK);
     } catch {
       // another test file is building: wait for it, then look again
-      if (Date.now() - statSync(LOCK, { throwIfNoEntry: false })!.mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      if (Date.now() - statSync(LOCK, { throwIfNoEntry: false })!.mtimeMs > STALE_LOCK_MS)
+        rmSync(LOCK, { recursive: true, force: true });
       sleep(200);
       continue;
     }

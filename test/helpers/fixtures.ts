@@ -3,8 +3,10 @@
 // candidates. Tests assert against the constants exported here.
 import type { Queryable } from '../../src/db/pool.js';
 
-export const TEXT_V1 = 'SECTION 1. Title.\nThis act may be cited as the School Finance Act.\nSECTION 2. Funding.\nThe state shall fund schools.\n';
-export const TEXT_V2 = 'SECTION 1. Title.\nThis act may be cited as the School Finance Act.\nSECTION 2. Funding.\nThe state shall fully fund public schools.\nSECTION 3. Effective date.\nThis act takes effect September 1, 2026.\n';
+export const TEXT_V1 =
+  'SECTION 1. Title.\nThis act may be cited as the School Finance Act.\nSECTION 2. Funding.\nThe state shall fund schools.\n';
+export const TEXT_V2 =
+  'SECTION 1. Title.\nThis act may be cited as the School Finance Act.\nSECTION 2. Funding.\nThe state shall fully fund public schools.\nSECTION 3. Effective date.\nThis act takes effect September 1, 2026.\n';
 /** the same words as TEXT_V2, with different spacing: a whitespace-only change */
 export const TEXT_V3 = TEXT_V2.replace('fully fund', 'fully   fund').replace('Title.\n', 'Title.  \n');
 
@@ -51,10 +53,13 @@ export async function buildFixture(db: Queryable): Promise<typeof F> {
   await db.query(`INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major) VALUES
     (${B.hb1}, 2, '2026-01-20', 'Referred to House Education', 91, 0), (${B.hb1}, 1, '2025-11-01', 'Filed', 91, 1),
     (${B.hb1}, 3, '2026-02-15', 'Passed the House', 91, 1)`);
-  await db.query(`INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, size_bytes, word_count, state_url, content, created) VALUES
+  await db.query(
+    `INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, size_bytes, word_count, state_url, content, created) VALUES
     (${T.v2}, ${B.hb1}, 2, '2026-02-01', 1200, 180, 'https://capitol.texas.gov/HB1/v2', $1, '2026-02-01T12:00:00Z'),
     (${T.v1}, ${B.hb1}, 1, '2025-11-01', 1000, 150, 'https://capitol.texas.gov/HB1/v1', $2, '2025-11-01T12:00:00Z'),
-    (${T.v3}, ${B.hb1}, 4, '2026-03-01', 1210, 180, 'https://capitol.texas.gov/HB1/v3', $3, '2026-03-01T12:00:00Z')`, [TEXT_V2, TEXT_V1, TEXT_V3]);
+    (${T.v3}, ${B.hb1}, 4, '2026-03-01', 1210, 180, 'https://capitol.texas.gov/HB1/v3', $3, '2026-03-01T12:00:00Z')`,
+    [TEXT_V2, TEXT_V1, TEXT_V3],
+  );
   await db.query(`INSERT INTO roll_calls (roll_call_id, bill_id, roll_call_body_id, vote_date, description, yea, nay, nv, absent, total, passed, state_url) VALUES
     (${R.house}, ${B.hb1}, 91, '2026-02-15', 'Third reading', 2, 1, 0, 0, 3, 1, 'https://capitol.texas.gov/rc301'),
     (${R.senate}, ${B.hb1}, 92, '2026-03-02', 'Committee report', 20, 10, 0, 1, 31, 1, 'https://capitol.texas.gov/rc302')`);
@@ -68,7 +73,9 @@ export async function buildFixture(db: Queryable): Promise<typeof F> {
   // education = 15, firearms = 21, budget-appropriations = 6 (002_reference_data.sql)
   await db.query(`INSERT INTO subject_topics (subject_id, topic_id) VALUES (${SU.eduFinance}, 15), (${SU.schoolTransport}, 15), (${SU.billText}, 15),
     (${SU.firearms}, 21), (${SU.taxation}, 6)`);
-  await db.query(`INSERT INTO bill_topics (bill_id, topic_id) VALUES (${B.hb1}, 15), (${B.flhb7}, 15), (${B.sb25}, 21), (${B.hb1}, 6)`);
+  await db.query(
+    `INSERT INTO bill_topics (bill_id, topic_id) VALUES (${B.hb1}, 15), (${B.flhb7}, 15), (${B.sb25}, 21), (${B.hb1}, 6)`,
+  );
   await db.query(`INSERT INTO amendments (amendment_id, bill_id, adopted, amendment_body_id, amendment_date, amendment_title, amendment_desc, state_url) VALUES
     (801, ${B.hb1}, 1, 91, '2026-02-14', 'Floor Amendment 1', 'Adds effective date', 'https://capitol.texas.gov/a801'),
     (802, ${B.hb1}, 0, 92, '2026-03-01', 'Committee Amendment 1', 'Strikes section 3', 'https://capitol.texas.gov/a802')`);
@@ -85,7 +92,9 @@ export async function buildFixture(db: Queryable): Promise<typeof F> {
   await db.query(`INSERT INTO supplements (supplement_id, bill_id, supplement_type_id, supplement_date, title, description, state_url, supplement_mime_id, supplement_size) VALUES
     (901, ${B.hb1}, 1, '2026-01-21', 'Fiscal Note', 'Cost estimate', 'https://capitol.texas.gov/fn1', 2, 5000),
     (902, ${B.hb1}, 2, '2026-02-21', 'Bill Analysis', 'Committee analysis', 'https://capitol.texas.gov/ba1', 2, 7000)`);
-  await db.query(`INSERT INTO bill_sasts (bill_id, sast_type_id, sast_bill_id, sast_bill_number) VALUES (${B.hb1}, 1, 999, 'SB 2')`);
+  await db.query(
+    `INSERT INTO bill_sasts (bill_id, sast_type_id, sast_bill_id, sast_bill_number) VALUES (${B.hb1}, 1, 999, 'SB 2')`,
+  );
   await db.query(`INSERT INTO bill_citations (id, bill_id, citation_type, citation_number, catchline, bill_page, state_url, created) VALUES
     (1, ${B.hb1}, 'Education Code', '48.051', 'Basic allotment', '3', 'https://statutes.capitol.texas.gov/ED/48.051', '2026-02-02T00:00:00Z')`);
   await db.query(`INSERT INTO bill_analyses (id, bill_id, analysis_type, analysis_title, author, analysis_date, state_url, created) VALUES

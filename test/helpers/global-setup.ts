@@ -30,7 +30,13 @@ function withDatabase(url: string, db: string): string {
 export async function setup(project: TestProject) {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    embedded = await startEmbedded({ dataDir: path.resolve('data/test-pg'), preferredPort: 0, log: createLogger('warn', { pretty: false }), mode: 'server', database: 'postgres' });
+    embedded = await startEmbedded({
+      dataDir: path.resolve('data/test-pg'),
+      preferredPort: 0,
+      log: createLogger('warn', { pretty: false }),
+      mode: 'server',
+      database: 'postgres',
+    });
     adminUrl = embedded.url;
   }
   // The template's name carries a hash of the migrations, so a schema change makes a new one.
@@ -53,9 +59,18 @@ export async function setup(project: TestProject) {
       await admin.query(`ALTER DATABASE ${template}_tmp RENAME TO ${template}`);
     }
     // Remove databases left behind by earlier runs that crashed.
-    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'lds_t\\_%' AND datname NOT LIKE 'lds_tpl%'`);
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE datname LIKE 'lds_t\\_%' AND datname NOT LIKE 'lds_tpl%'`,
+    );
     // Only those of dead processes (names carry the pid): other test runs share this server.
-    const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; } };
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (e) {
+        return (e as NodeJS.ErrnoException).code === 'EPERM';
+      }
+    };
     for (const r of rows) {
       const pid = Number(/^lds_t_(\d+)_/.exec(r.datname)?.[1]);
       if (pid && alive(pid)) continue;

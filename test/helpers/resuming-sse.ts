@@ -27,21 +27,25 @@ export class ResumingSseClient {
     const turn = this.opts.turn ?? 0;
     this.opts.turn = turn + 1;
     const base = urls[turn % urls.length];
-    const req = http.get(`${base}/v1/stream`, { headers: { 'x-api-key': this.key, 'last-event-id': this.last } }, (res) => {
-      this.statuses.push(res.statusCode!);
-      if (res.statusCode !== 200) this.refused++;
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          this.frame(buf.slice(0, i));
-          buf = buf.slice(i + 2);
-        }
-      });
-      res.on('close', () => this.again());
-    });
+    const req = http.get(
+      `${base}/v1/stream`,
+      { headers: { 'x-api-key': this.key, 'last-event-id': this.last } },
+      (res) => {
+        this.statuses.push(res.statusCode!);
+        if (res.statusCode !== 200) this.refused++;
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buf += chunk;
+          let i: number;
+          while ((i = buf.indexOf('\n\n')) >= 0) {
+            this.frame(buf.slice(0, i));
+            buf = buf.slice(i + 2);
+          }
+        });
+        res.on('close', () => this.again());
+      },
+    );
     req.on('error', () => this.again());
     this.req = req;
   }

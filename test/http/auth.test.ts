@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-function expectEnvelope(res: { statusCode: number; headers: Record<string, unknown>; json(): any }, status: number, code: string) {
+function expectEnvelope(
+  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code: string,
+) {
   expect(res.statusCode).toBe(status);
   const body = res.json();
   expect(body.error.code).toBe(code);
@@ -33,13 +37,25 @@ describe('authentication', () => {
   });
 
   it('ignores Authorization: Bearer and ?api_key=', async () => {
-    expectEnvelope(await t.app.inject({ url: '/v1/_meta/usage', headers: { authorization: `Bearer ${t.key}` } }), 401, 'unauthorized');
+    expectEnvelope(
+      await t.app.inject({ url: '/v1/_meta/usage', headers: { authorization: `Bearer ${t.key}` } }),
+      401,
+      'unauthorized',
+    );
     expectEnvelope(await t.app.inject({ url: `/v1/_meta/usage?api_key=${t.key}` }), 401, 'unauthorized');
   });
 
   it('401 invalid_api_key for a key that was never issued', async () => {
-    expectEnvelope(await t.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': 'lds_not-a-real-key' } }), 401, 'invalid_api_key');
-    expectEnvelope(await t.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': 'x'.repeat(5000) } }), 401, 'invalid_api_key');
+    expectEnvelope(
+      await t.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': 'lds_not-a-real-key' } }),
+      401,
+      'invalid_api_key',
+    );
+    expectEnvelope(
+      await t.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': 'x'.repeat(5000) } }),
+      401,
+      'invalid_api_key',
+    );
   });
 
   it('401 revoked_api_key once the key is revoked (seen within the cache TTL)', async () => {
@@ -47,7 +63,11 @@ describe('authentication', () => {
     expect((await t.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(200);
     await revokeKey(t.db.pool, k.api_key_id);
     const call = () => t.app.inject({ url: '/v1/_meta/usage', headers: { 'x-api-key': k.api_key } });
-    await waitFor('the revocation to be seen', async () => (await call()).statusCode === 401, t.config.keyCacheMs + 3000);
+    await waitFor(
+      'the revocation to be seen',
+      async () => (await call()).statusCode === 401,
+      t.config.keyCacheMs + 3000,
+    );
     expectEnvelope(await call(), 401, 'revoked_api_key');
   });
 
@@ -56,7 +76,10 @@ describe('authentication', () => {
     // as if the key were issued just after a client tried it. The cache's clock is ours, so the
     // boundaries are exact: the miss is served from the cache until 1 s, not for KEY_CACHE_MS (5 s here).
     const k = await t.newKey();
-    const { rows } = await t.db.pool.query<{ key_hash: Buffer }>('SELECT key_hash FROM api_keys WHERE api_key_id = $1', [k.api_key_id]);
+    const { rows } = await t.db.pool.query<{ key_hash: Buffer }>(
+      'SELECT key_hash FROM api_keys WHERE api_key_id = $1',
+      [k.api_key_id],
+    );
     let now = 1_000_000;
     const cache = new KeyCache(t.db.pool, 5000, () => now);
     await t.db.pool.query(`UPDATE api_keys SET key_hash = '\\x00' WHERE api_key_id = $1`, [k.api_key_id]);
@@ -88,14 +111,22 @@ describe('authentication', () => {
   });
 
   it('a bad key sent to a public data route is refused like anywhere else; the probes never read it', async () => {
-    expectEnvelope(await t.app.inject({ url: '/v1/status', headers: { 'x-api-key': 'lds_nope' } }), 401, 'invalid_api_key');
+    expectEnvelope(
+      await t.app.inject({ url: '/v1/status', headers: { 'x-api-key': 'lds_nope' } }),
+      401,
+      'invalid_api_key',
+    );
     expect((await t.app.inject({ url: '/v1/health', headers: { 'x-api-key': 'lds_nope' } })).statusCode).toBe(200);
   });
 
   it('unknown routes are 404 not_found with or without a key', async () => {
     expectEnvelope(await t.app.inject({ url: '/v1/nothing-here' }), 404, 'not_found');
     expectEnvelope(await t.app.inject({ url: '/v1/nothing-here', headers: { 'x-api-key': t.key } }), 404, 'not_found');
-    expectEnvelope(await t.app.inject({ url: '/v1/nothing-here', headers: { 'x-api-key': 'lds_bad' } }), 404, 'not_found');
+    expectEnvelope(
+      await t.app.inject({ url: '/v1/nothing-here', headers: { 'x-api-key': 'lds_bad' } }),
+      404,
+      'not_found',
+    );
   });
 
   it('405 method_not_allowed with Allow on a known path', async () => {
@@ -113,7 +144,9 @@ describe('headers and envelope', () => {
     expect(Number(res.headers['x-ratelimit-limit'])).toBe(10_000_000);
     expect(Number(res.headers['x-ratelimit-remaining'])).toBeLessThan(10_000_000);
     const now = new Date();
-    expect(Number(res.headers['x-ratelimit-reset'])).toBe(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000);
+    expect(Number(res.headers['x-ratelimit-reset'])).toBe(
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) / 1000,
+    );
   });
 
   it('authenticated failures carry them too', async () => {
@@ -127,9 +160,19 @@ describe('headers and envelope', () => {
     const post = t.app.routeTable.urls().find((r) => r.methods.includes('POST') && r.url.startsWith('/v1/'));
     expect(post).toBeDefined();
     const url = post!.url.replace(/:[^/]+/g, '1');
-    const big = await t.app.inject({ method: 'POST', url, headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'a'.repeat(t.config.bodyLimit + 10) }) });
+    const big = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'x-api-key': t.key, 'content-type': 'application/json' },
+      payload: JSON.stringify({ x: 'a'.repeat(t.config.bodyLimit + 10) }),
+    });
     expectEnvelope(big, 413, 'payload_too_large');
-    const bad = await t.app.inject({ method: 'POST', url, headers: { 'x-api-key': t.key, 'content-type': 'application/json' }, payload: '{"x":' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'x-api-key': t.key, 'content-type': 'application/json' },
+      payload: '{"x":',
+    });
     expectEnvelope(bad, 400, 'bad_request');
   });
 

@@ -15,7 +15,11 @@ describe('CORS', () => {
     const res = await t.app.inject({
       method: 'OPTIONS',
       url: '/v1/_meta/usage',
-      headers: { origin: 'https://newsroom.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
+      headers: {
+        origin: 'https://newsroom.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-key',
+      },
     });
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -23,10 +27,14 @@ describe('CORS', () => {
   });
 
   it('exposes the rate-limit and request-id headers on actual responses', async () => {
-    const res = await t.app.inject({ url: '/v1/_meta/usage', headers: { origin: 'https://newsroom.example', 'x-api-key': t.key } });
+    const res = await t.app.inject({
+      url: '/v1/_meta/usage',
+      headers: { origin: 'https://newsroom.example', 'x-api-key': t.key },
+    });
     expect(res.headers['access-control-allow-origin']).toBe('*');
     const exposed = String(res.headers['access-control-expose-headers']).toLowerCase();
-    for (const h of ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after']) expect(exposed).toContain(h);
+    for (const h of ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'])
+      expect(exposed).toContain(h);
     const denied = await t.app.inject({ url: '/v1/_meta/usage', headers: { origin: 'https://newsroom.example' } });
     expect(denied.statusCode).toBe(401);
     expect(denied.headers['access-control-allow-origin']).toBe('*');
@@ -50,7 +58,10 @@ describe('compression', () => {
       // The real stream never ends, so only its headers are inspected.
       const addr = await t.app.listen({ port: 0, host: '127.0.0.1' });
       const ctl = new AbortController();
-      const res = await fetch(`${addr}/v1/stream`, { headers: { 'x-api-key': t.key, 'accept-encoding': 'gzip, br' }, signal: ctl.signal });
+      const res = await fetch(`${addr}/v1/stream`, {
+        headers: { 'x-api-key': t.key, 'accept-encoding': 'gzip, br' },
+        signal: ctl.signal,
+      });
       expect(res.headers.get('content-type')).toContain('text/event-stream');
       expect(res.headers.get('content-encoding') ?? 'identity').toBe('identity');
       ctl.abort();
@@ -58,7 +69,9 @@ describe('compression', () => {
     // Independently of the stream module: a route sending text/event-stream through reply.send.
     const { buildApp } = await import('../../src/app.js');
     const app = await buildApp(t.config, { db: t.db.pool, logger: false, bus: t.bus });
-    app.get('/test-sse', { config: { public: true } }, async (_req, reply) => reply.type('text/event-stream').send(': ping\n\n'.repeat(500)));
+    app.get('/test-sse', { config: { public: true } }, async (_req, reply) =>
+      reply.type('text/event-stream').send(': ping\n\n'.repeat(500)),
+    );
     await app.ready();
     const sse = await app.inject({ url: '/test-sse', headers: { 'accept-encoding': 'gzip' } });
     expect(sse.headers['content-encoding']).toBeUndefined();
@@ -148,12 +161,18 @@ describe('OpenAPI and docs', () => {
     const ws = doc.paths['/v1/stream/ws']?.get;
     expect(ws, '/v1/stream/ws').toBeDefined();
     expect(ws.operationId).toBe('streamChangesWebSocket');
-    expect(ws.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['states', 'since', 'reason', 'last_event_id']));
-    for (const name of ['BadRequest', 'MethodNotAllowed', 'PayloadTooLarge', 'UnsupportedMediaType']) expect(doc.components.responses[name], name).toBeDefined();
+    expect(ws.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['states', 'since', 'reason', 'last_event_id']),
+    );
+    for (const name of ['BadRequest', 'MethodNotAllowed', 'PayloadTooLarge', 'UnsupportedMediaType'])
+      expect(doc.components.responses[name], name).toBeDefined();
     expect(doc.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();
     const create = doc.paths['/v1/webhooks'].post;
-    for (const status of ['400', '405', '413', '415']) expect(create.responses[status], `POST /v1/webhooks ${status}`).toBeDefined();
-    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>)) {
+    for (const status of ['400', '405', '413', '415'])
+      expect(create.responses[status], `POST /v1/webhooks ${status}`).toBeDefined();
+    for (const [path, ops] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>,
+    )) {
       for (const [method, op] of Object.entries(ops)) {
         expect(op.responses['400'], `${method} ${path} 400`).toBeDefined();
         expect(op.responses['405'], `${method} ${path} 405`).toBeDefined();
@@ -165,7 +184,22 @@ describe('OpenAPI and docs', () => {
   it('/docs/errors lists every error code with its status', async () => {
     const res = await t.app.inject({ url: '/docs/errors' });
     expect(res.headers['content-type']).toContain('text/html');
-    for (const code of ['bad_request', 'unauthorized', 'invalid_api_key', 'revoked_api_key', 'not_found', 'diff_not_computed', 'subscription_inactive', 'rate_limit_exceeded', 'subscription_limit', 'internal_error', 'status_unavailable', 'coverage_unavailable', 'method_not_allowed', 'payload_too_large']) {
+    for (const code of [
+      'bad_request',
+      'unauthorized',
+      'invalid_api_key',
+      'revoked_api_key',
+      'not_found',
+      'diff_not_computed',
+      'subscription_inactive',
+      'rate_limit_exceeded',
+      'subscription_limit',
+      'internal_error',
+      'status_unavailable',
+      'coverage_unavailable',
+      'method_not_allowed',
+      'payload_too_large',
+    ]) {
       expect(res.body).toContain(`id="${code}"`);
     }
   });
@@ -176,8 +210,15 @@ describe("a newcomer's first requests", () => {
     const json = await t.app.inject({ url: '/' });
     expect(json.statusCode).toBe(200);
     expect(json.headers['content-type']).toContain('application/json');
-    expect(json.json().links).toMatchObject({ docs: 'http://lds.test/docs', openapi: 'http://lds.test/openapi.json', dashboard: 'http://lds.test/dashboard' });
-    const html = await t.app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(json.json().links).toMatchObject({
+      docs: 'http://lds.test/docs',
+      openapi: 'http://lds.test/openapi.json',
+      dashboard: 'http://lds.test/dashboard',
+    });
+    const html = await t.app.inject({
+      url: '/',
+      headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' },
+    });
     expect(html.statusCode).toBe(200);
     expect(html.headers['content-type']).toContain('text/html');
     for (const p of ['/docs', '/dashboard', '/openapi.json']) expect(html.body).toContain(`http://lds.test${p}`);
@@ -197,7 +238,17 @@ describe("a newcomer's first requests", () => {
 
 describe('plugin wiring', () => {
   it('registers every shared plugin under its own name', () => {
-    for (const name of ['lds-envelope', 'lds-request-id', 'lds-route-table', 'lds-unknown-params', 'lds-http', 'lds-docs', 'lds-ops', 'lds-outbound']) expect(t.app.hasPlugin(name), name).toBe(true);
+    for (const name of [
+      'lds-envelope',
+      'lds-request-id',
+      'lds-route-table',
+      'lds-unknown-params',
+      'lds-http',
+      'lds-docs',
+      'lds-ops',
+      'lds-outbound',
+    ])
+      expect(t.app.hasPlugin(name), name).toBe(true);
   });
 
   it('refuses to register the HTTP plumbing before the error envelope it depends on', async () => {

@@ -25,11 +25,15 @@ describe('/metrics', () => {
     }
   });
 
-  it('on a loopback HOST without a token, answers direct loopback callers only, not a proxy\'s forwarded requests', async () => {
+  it("on a loopback HOST without a token, answers direct loopback callers only, not a proxy's forwarded requests", async () => {
     const t = await testApp({ db, config: { host: '127.0.0.1', metricsToken: undefined } });
     try {
       expect((await t.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode).toBe(200);
-      for (const h of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }]) {
+      for (const h of [
+        { 'x-forwarded-for': '203.0.113.9' },
+        { forwarded: 'for=203.0.113.9' },
+        { 'x-real-ip': '203.0.113.9' },
+      ]) {
         const res = await t.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1', headers: h });
         expect(res.statusCode, JSON.stringify(h)).toBe(404);
         expect(res.json().error.code).toBe('not_found');
@@ -43,7 +47,15 @@ describe('/metrics', () => {
     const token = 'b1f0c3a2d4e5f60718293a4b5c6d7e8f';
     const t = await testApp({ db, config: { host: '0.0.0.0', metricsToken: token } });
     try {
-      expect((await t.app.inject({ url: '/metrics', remoteAddress: '198.51.100.7', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+      expect(
+        (
+          await t.app.inject({
+            url: '/metrics',
+            remoteAddress: '198.51.100.7',
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).statusCode,
+      ).toBe(200);
       expect((await t.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode).toBe(404);
     } finally {
       await t.close();
@@ -54,7 +66,9 @@ describe('/metrics', () => {
     for (const v of ['CHANGE_ME', 'changeme-changeme-changeme', 'short', 'secret-secret-secret-1']) {
       expect(() => loadConfig({ METRICS_TOKEN: v }), v).toThrow(ConfigError);
     }
-    expect(loadConfig({ METRICS_TOKEN: 'b1f0c3a2d4e5f60718293a4b5c6d7e8f' }).metricsToken).toBe('b1f0c3a2d4e5f60718293a4b5c6d7e8f');
+    expect(loadConfig({ METRICS_TOKEN: 'b1f0c3a2d4e5f60718293a4b5c6d7e8f' }).metricsToken).toBe(
+      'b1f0c3a2d4e5f60718293a4b5c6d7e8f',
+    );
   });
 });
 
@@ -102,16 +116,42 @@ describe('low-level HTTP errors carry the envelope', () => {
     const port = Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
     const k = `X-API-Key: ${t.key}\r\n`;
     const cases: [string, string, number, string][] = [
-      ['header overflow (431)', `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'bad_request'],
-      ['URL over the header limit', `GET /v1/bills?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431, 'bad_request'],
+      [
+        'header overflow (431)',
+        `GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        431,
+        'bad_request',
+      ],
+      [
+        'URL over the header limit',
+        `GET /v1/bills?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+        431,
+        'bad_request',
+      ],
       ['not HTTP', 'HELLO\r\n\r\n', 400, 'bad_request'],
       ['bad percent-encoding', 'GET /v1/bills/%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'bad_request'],
-      ['both Content-Length and chunked', `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\n${k}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, 400, 'bad_request'],
-      ['invalid JSON', `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\n${k}Content-Type: application/json\r\nContent-Length: 1\r\nConnection: close\r\n\r\n{`, 400, 'bad_request'],
-      ['body over BODY_LIMIT_BYTES', `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\n${k}Content-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\nConnection: close\r\n\r\n{`, 413, 'payload_too_large'],
+      [
+        'both Content-Length and chunked',
+        `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\n${k}Content-Type: application/json\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+        400,
+        'bad_request',
+      ],
+      [
+        'invalid JSON',
+        `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\n${k}Content-Type: application/json\r\nContent-Length: 1\r\nConnection: close\r\n\r\n{`,
+        400,
+        'bad_request',
+      ],
+      [
+        'body over BODY_LIMIT_BYTES',
+        `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\n${k}Content-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\nConnection: close\r\n\r\n{`,
+        413,
+        'payload_too_large',
+      ],
     ];
     try {
-      for (const [name, bytes, status, code] of cases) expect(envelopeOf(await raw(port, bytes)), name).toEqual({ status, code });
+      for (const [name, bytes, status, code] of cases)
+        expect(envelopeOf(await raw(port, bytes)), name).toEqual({ status, code });
     } finally {
       await t.close();
     }

@@ -55,7 +55,9 @@ describe('requests admitted ahead of Redis', () => {
     await limiter.close();
     const month = NOW.toISOString().slice(0, 7);
     expect(Number(await redis.get(`${p}:m:${key.api_key_id}:${month}`))).toBe(52);
-    const { rows } = await db.pool.query<{ used: string }>('SELECT used FROM usage_counters WHERE api_key_id = $1', [key.api_key_id]);
+    const { rows } = await db.pool.query<{ used: string }>('SELECT used FROM usage_counters WHERE api_key_id = $1', [
+      key.api_key_id,
+    ]);
     expect(Number(rows[0].used)).toBe(52);
   });
 

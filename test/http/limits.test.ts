@@ -16,7 +16,8 @@ const get = (t: TestApp, key: string, url = '/v1/_meta/usage') => t.app.inject({
 
 // The Redis cases are always declared, so a run without Redis lists them as skipped and says why.
 const noRedis = !process.env.REDIS_URL;
-const NO_REDIS = 'skipped: the Redis limiter cases need REDIS_URL (e.g. redis://127.0.0.1:6379; CI sets it, see .ci/run)';
+const NO_REDIS =
+  'skipped: the Redis limiter cases need REDIS_URL (e.g. redis://127.0.0.1:6379; CI sets it, see .ci/run)';
 if (noRedis) console.warn(`limits: Redis cases ${NO_REDIS}`);
 
 for (const mode of ['in-process', 'redis'] as const) {
@@ -59,7 +60,12 @@ for (const mode of ['in-process', 'redis'] as const) {
       expect(r.statusCode).toBe(429);
       const now = new Date();
       const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-      expect(r.json().error).toMatchObject({ code: 'rate_limit_exceeded', limit: 3, used: 3, resets_at: next.toISOString() });
+      expect(r.json().error).toMatchObject({
+        code: 'rate_limit_exceeded',
+        limit: 3,
+        used: 3,
+        resets_at: next.toISOString(),
+      });
       const wait = Number(r.headers['retry-after']);
       expect(Math.abs(wait - (next.getTime() - Date.now()) / 1000)).toBeLessThan(120);
       expect(r.headers['x-ratelimit-remaining']).toBe('0');
@@ -81,7 +87,10 @@ for (const mode of ['in-process', 'redis'] as const) {
         expect(h.headers['x-ratelimit-limit']).toBeUndefined();
       }
       // Nothing was counted: the key still has used exactly its 2.
-      expect((await get(t, k.api_key, '/v1/states')).json().error).toMatchObject({ code: 'rate_limit_exceeded', used: 2 });
+      expect((await get(t, k.api_key, '/v1/states')).json().error).toMatchObject({
+        code: 'rate_limit_exceeded',
+        used: 2,
+      });
       // Liveness does not depend on the key store either: an unknown or malformed key is not looked up.
       expect((await get(t, 'lds_never_issued', '/v1/health')).statusCode).toBe(200);
       expect((await get(t, 'x'.repeat(5000), '/v1/health')).statusCode).toBe(200);
@@ -93,8 +102,12 @@ for (const mode of ['in-process', 'redis'] as const) {
       expect((await get(t, k.api_key, '/v1/bills?state=ZZ')).statusCode).toBe(400);
       expect((await get(t, k.api_key, '/v1/bills/2147483647')).statusCode).toBe(404);
       // No route answered these two: they do not count.
-      expect((await t.app.inject({ method: 'DELETE', url: '/v1/health', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(405);
-      expect((await t.app.inject({ url: '/v1/no-such-thing', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'DELETE', url: '/v1/health', headers: { 'x-api-key': k.api_key } })).statusCode,
+      ).toBe(405);
+      expect((await t.app.inject({ url: '/v1/no-such-thing', headers: { 'x-api-key': k.api_key } })).statusCode).toBe(
+        404,
+      );
       const u = await get(t, k.api_key, '/v1/_meta/usage');
       // The two route answers, plus the usage call itself (counted before its handler runs).
       expect(u.json().data.monthly_requests_used).toBe(3);
@@ -105,7 +118,9 @@ for (const mode of ['in-process', 'redis'] as const) {
       const a = await testApp({ db, config: mode === 'in-process' ? { redisUrl: undefined } : {} });
       for (let i = 0; i < 4; i++) expect((await get(a, k.api_key)).statusCode).toBe(200);
       await a.app.close();
-      const { rows } = await db.pool.query<{ used: string }>(`SELECT used FROM usage_counters WHERE api_key_id = $1`, [k.api_key_id]);
+      const { rows } = await db.pool.query<{ used: string }>(`SELECT used FROM usage_counters WHERE api_key_id = $1`, [
+        k.api_key_id,
+      ]);
       expect(Number(rows[0].used)).toBe(4);
       const b = await testApp({ db, config: { redisUrl: undefined } });
       const u = await get(b, k.api_key, '/v1/_meta/usage');
@@ -149,7 +164,11 @@ describe('two instances sharing Redis', () => {
       expect((await get(a, k.api_key)).statusCode).toBe(200);
       expect((await get(b, k.api_key)).statusCode).toBe(200);
       await db.pool.query(`UPDATE api_keys SET revoked_at = now() WHERE api_key_id = $1`, [k.api_key_id]);
-      await waitFor('the second instance to see the revocation', async () => (await get(b, k.api_key)).statusCode === 401, b.config.keyCacheMs + 3000);
+      await waitFor(
+        'the second instance to see the revocation',
+        async () => (await get(b, k.api_key)).statusCode === 401,
+        b.config.keyCacheMs + 3000,
+      );
       expect((await get(b, k.api_key)).json().error.code).toBe('revoked_api_key');
     } finally {
       await a.app.close();

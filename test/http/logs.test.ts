@@ -28,14 +28,22 @@ afterAll(async () => t?.close());
 
 describe('access log', () => {
   it('redacts api_key and every secret-looking query parameter, keeps the others', async () => {
-    const url = '/v1/bills?state=TX&api_key=lds_leakme1&access_token=tok_leakme2&client_secret=sec_leakme3&X-Signature=sig_leakme4&password=pw_leakme5&session_id=7';
+    const url =
+      '/v1/bills?state=TX&api_key=lds_leakme1&access_token=tok_leakme2&client_secret=sec_leakme3&X-Signature=sig_leakme4&password=pw_leakme5&session_id=7';
     const res = await t.app.inject({ url, headers: { 'x-api-key': t.key } });
     expect(res.statusCode).toBeLessThan(500);
-    await waitFor('the access log line', () => lines.some((l) => l.msg === 'incoming request' && JSON.stringify(l).includes('state=TX')));
+    await waitFor('the access log line', () =>
+      lines.some((l) => l.msg === 'incoming request' && JSON.stringify(l).includes('state=TX')),
+    );
     const all = JSON.stringify(lines);
-    for (const secret of ['lds_leakme1', 'tok_leakme2', 'sec_leakme3', 'sig_leakme4', 'pw_leakme5']) expect(all).not.toContain(secret);
-    const logged = lines.find((l) => l.msg === 'incoming request' && JSON.stringify(l).includes('state=TX')) as { req: { url: string } };
-    expect(logged.req.url).toBe('/v1/bills?state=TX&api_key=[redacted]&access_token=[redacted]&client_secret=[redacted]&X-Signature=[redacted]&password=[redacted]&session_id=7');
+    for (const secret of ['lds_leakme1', 'tok_leakme2', 'sec_leakme3', 'sig_leakme4', 'pw_leakme5'])
+      expect(all).not.toContain(secret);
+    const logged = lines.find((l) => l.msg === 'incoming request' && JSON.stringify(l).includes('state=TX')) as {
+      req: { url: string };
+    };
+    expect(logged.req.url).toBe(
+      '/v1/bills?state=TX&api_key=[redacted]&access_token=[redacted]&client_secret=[redacted]&X-Signature=[redacted]&password=[redacted]&session_id=7',
+    );
   });
 
   it('matches percent-encoded names and leaves a URL without secrets alone', () => {
@@ -57,16 +65,40 @@ describe('secrets in logged objects', () => {
 
   it('are redacted under any top-level key, in headers and in errors; the caller keeps its object', async () => {
     const { log, out } = capture();
-    const subscription = { id: 7, secret: 's1', previous_secret: 's2', webhook_secret: 's3', key_hash: 'h', api_key: 'k', token: 't', password: 'p', url: 'https://x' };
+    const subscription = {
+      id: 7,
+      secret: 's1',
+      previous_secret: 's2',
+      webhook_secret: 's3',
+      key_hash: 'h',
+      api_key: 'k',
+      token: 't',
+      password: 'p',
+      url: 'https://x',
+    };
     log.info({ subscription, other: { token: 't2', kept: 1 } }, 'saved');
     log.warn({ headers: { 'x-api-key': 'lds_k', authorization: 'Bearer b', accept: 'application/json' } }, 'forwarded');
     const err = Object.assign(new Error('boom'), { password: 'pw' });
     log.error({ err }, 'failed');
     log.info({ n: 1, s: 'plain', list: [{ secret: 'in a list is not a top-level object' }] }, 'scalars');
     await waitFor('four lines', () => out.length === 4);
-    expect(out[0].subscription).toEqual({ id: 7, secret: '[redacted]', previous_secret: '[redacted]', webhook_secret: '[redacted]', key_hash: '[redacted]', api_key: '[redacted]', token: '[redacted]', password: '[redacted]', url: 'https://x' });
+    expect(out[0].subscription).toEqual({
+      id: 7,
+      secret: '[redacted]',
+      previous_secret: '[redacted]',
+      webhook_secret: '[redacted]',
+      key_hash: '[redacted]',
+      api_key: '[redacted]',
+      token: '[redacted]',
+      password: '[redacted]',
+      url: 'https://x',
+    });
     expect(out[0].other).toEqual({ token: '[redacted]', kept: 1 });
-    expect(out[1].headers).toEqual({ 'x-api-key': '[redacted]', authorization: '[redacted]', accept: 'application/json' });
+    expect(out[1].headers).toEqual({
+      'x-api-key': '[redacted]',
+      authorization: '[redacted]',
+      accept: 'application/json',
+    });
     expect(out[2].err).toMatchObject({ type: 'Error', message: 'boom', password: '[redacted]' });
     expect((out[2].err as { stack: string }).stack).toContain('boom');
     expect(out[3]).toMatchObject({ n: 1, s: 'plain' });
@@ -94,7 +126,9 @@ describe('a malformed WebSocket frame', () => {
     // A client frame without a mask: a protocol error on the client's side (RFC 6455 5.1).
     sock.write(Buffer.from([0x81, 0x02, 0x68, 0x69]));
     await closed;
-    await waitFor('the log line of the refused frame', () => lines.slice(before).some((l) => String(l.code ?? '').startsWith('WS_ERR_')));
+    await waitFor('the log line of the refused frame', () =>
+      lines.slice(before).some((l) => String(l.code ?? '').startsWith('WS_ERR_')),
+    );
     const mine = lines.slice(before);
     expect(mine.filter((l) => Number(l.level) >= 50)).toEqual([]);
     const line = mine.find((l) => String(l.code ?? '').startsWith('WS_ERR_'))!;

@@ -43,17 +43,40 @@ async function waitingSearches(): Promise<Record<string, number>> {
 describe('expensive reads on their own pool', () => {
   it('with the expensive pool busy, the other searches wait their turn and cheap reads of every key still answer', async () => {
     // read pool of 2 connections, expensive pool of 1: three tenants' searches would fill the read pool
-    const config = testConfig({ databaseUrl: db.url, redisUrl: undefined, expensiveReadPoolSize: 1, expensiveReadsPerKey: 1 });
+    const config = testConfig({
+      databaseUrl: db.url,
+      redisUrl: undefined,
+      expensiveReadPoolSize: 1,
+      expensiveReadsPerKey: 1,
+    });
     const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
-    const app = await buildApp(config, { db: opened.pool, dbRead: opened.readPool, dbExpensive: opened.expensivePool, dbStream: opened.streamPool, logger: false, databaseUrl: db.url });
-    const keys = await Promise.all([1, 2, 3, 4].map(async (i) => (await createKey(db.pool, { org: `tenant-${i}`, tier: 'enterprise', burst: 1000 })).api_key));
+    const app = await buildApp(config, {
+      db: opened.pool,
+      dbRead: opened.readPool,
+      dbExpensive: opened.expensivePool,
+      dbStream: opened.streamPool,
+      logger: false,
+      databaseUrl: db.url,
+    });
+    const keys = await Promise.all(
+      [1, 2, 3, 4].map(
+        async (i) => (await createKey(db.pool, { org: `tenant-${i}`, tier: 'enterprise', burst: 1000 })).api_key,
+      ),
+    );
     const get = (url: string, key: string) => app.inject({ url, headers: { 'x-api-key': key } });
     expect(opened.expensivePool).not.toBe(opened.readPool);
     const release = await lockBills();
     let searches: Promise<{ statusCode: number }>[] = [];
     try {
-      searches = [get('/v1/bills?q=school', keys[0]), get('/v1/bills?title_contains=tax', keys[1]), get('/v1/bills?offset=5000', keys[2])];
-      await waitFor('one search running on the expensive pool', async () => (await waitingSearches())['lds-read-expensive'] === 1);
+      searches = [
+        get('/v1/bills?q=school', keys[0]),
+        get('/v1/bills?title_contains=tax', keys[1]),
+        get('/v1/bills?offset=5000', keys[2]),
+      ];
+      await waitFor(
+        'one search running on the expensive pool',
+        async () => (await waitingSearches())['lds-read-expensive'] === 1,
+      );
       // A fourth tenant's cheap read (of a table not locked): the read pool is free (before, the
       // searches held both of its connections and it waited behind them).
       expect((await get('/v1/states', keys[3])).statusCode).toBe(200);
@@ -68,7 +91,12 @@ describe('expensive reads on their own pool', () => {
   });
 
   it('EXPENSIVE_READ_POOL_SIZE=0 runs them on the read pool', async () => {
-    const config = testConfig({ databaseUrl: db.url, redisUrl: undefined, expensiveReadPoolSize: 0, streamReplayPoolSize: 0 });
+    const config = testConfig({
+      databaseUrl: db.url,
+      redisUrl: undefined,
+      expensiveReadPoolSize: 0,
+      streamReplayPoolSize: 0,
+    });
     const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
     expect(opened.expensivePool).toBe(opened.readPool);
     expect(opened.streamPool).toBe(opened.readPool);
@@ -77,13 +105,18 @@ describe('expensive reads on their own pool', () => {
 });
 
 describe('parallel query of the read pools', () => {
-  const workers = async (p: pg.Pool) => (await p.query('SHOW max_parallel_workers_per_gather')).rows[0].max_parallel_workers_per_gather as string;
+  const workers = async (p: pg.Pool) =>
+    (await p.query('SHOW max_parallel_workers_per_gather')).rows[0].max_parallel_workers_per_gather as string;
 
   it('is off by default on every read pool and left to the server on the primary', async () => {
     const config = testConfig({ databaseUrl: db.url, redisUrl: undefined });
     const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
     try {
-      expect([await workers(opened.readPool), await workers(opened.expensivePool), await workers(opened.streamPool)]).toEqual(['0', '0', '0']);
+      expect([
+        await workers(opened.readPool),
+        await workers(opened.expensivePool),
+        await workers(opened.streamPool),
+      ]).toEqual(['0', '0', '0']);
       expect(await workers(opened.pool)).toBe(await workers(db.pool));
     } finally {
       await opened.close();
@@ -94,7 +127,11 @@ describe('parallel query of the read pools', () => {
     const config = testConfig({ databaseUrl: db.url, redisUrl: undefined, readParallelWorkers: 1 });
     const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
     try {
-      expect([await workers(opened.readPool), await workers(opened.expensivePool), await workers(opened.streamPool)]).toEqual(['1', '1', '1']);
+      expect([
+        await workers(opened.readPool),
+        await workers(opened.expensivePool),
+        await workers(opened.streamPool),
+      ]).toEqual(['1', '1', '1']);
     } finally {
       await opened.close();
     }

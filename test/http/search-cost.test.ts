@@ -46,7 +46,11 @@ describe('search input', () => {
   const get = (url: string) => t.app.inject({ url, headers: { 'x-api-key': t.key } });
 
   it('refuses an over-long q and too many distinct terms with 400 naming q', async () => {
-    for (const q of ['act '.repeat(1500), 'act '.repeat(200), Array.from({ length: 17 }, (_, i) => `word${i}`).join(' ')]) {
+    for (const q of [
+      'act '.repeat(1500),
+      'act '.repeat(200),
+      Array.from({ length: 17 }, (_, i) => `word${i}`).join(' '),
+    ]) {
       const res = await get(`/v1/bills?q=${encodeURIComponent(q)}`);
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'bad_request', field: 'q' });
@@ -62,7 +66,12 @@ describe('search input', () => {
 
   it('bounds title_contains, subject, sponsor_last_name and office to 200 characters', async () => {
     const long = encodeURIComponent('x'.repeat(201));
-    for (const [path, field] of [['/v1/bills', 'title_contains'], ['/v1/bills', 'subject'], ['/v1/bills', 'sponsor_last_name'], ['/v1/candidates', 'office']]) {
+    for (const [path, field] of [
+      ['/v1/bills', 'title_contains'],
+      ['/v1/bills', 'subject'],
+      ['/v1/bills', 'sponsor_last_name'],
+      ['/v1/candidates', 'office'],
+    ]) {
       const res = await get(`${path}?${field}=${long}`);
       expect(res.statusCode, field).toBe(400);
       expect(res.json().error).toMatchObject({ code: 'bad_request', field });
@@ -75,7 +84,12 @@ describe('statement timeout of the read pool', () => {
   it('a server reads through its own pool whose statements PostgreSQL cancels: 422 query_timeout', async () => {
     const config = testConfig({ databaseUrl: db.url, readStatementTimeoutMs: 300, redisUrl: undefined });
     const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
-    const app = await buildApp(config, { db: opened.pool, dbRead: opened.readPool, logger: false, databaseUrl: db.url });
+    const app = await buildApp(config, {
+      db: opened.pool,
+      dbRead: opened.readPool,
+      logger: false,
+      databaseUrl: db.url,
+    });
     const t = await testApp({ db });
     const release = await lockBills();
     try {
@@ -100,7 +114,9 @@ describe('a client that hangs up', () => {
     const release = await lockBills();
     try {
       const ctl = new AbortController();
-      const pending = fetch(`${base}/v1/bills?q=school`, { headers: { 'x-api-key': t.key }, signal: ctl.signal }).catch(() => undefined);
+      const pending = fetch(`${base}/v1/bills?q=school`, { headers: { 'x-api-key': t.key }, signal: ctl.signal }).catch(
+        () => undefined,
+      );
       await waitFor('the search waiting in PostgreSQL', async () => (await waitingSearches()) === 1);
       ctl.abort();
       await pending;
@@ -127,7 +143,8 @@ for (const mode of ['in-process', 'redis'] as const) {
       const b = mode === 'redis' ? await testApp({ db, config: { expensiveReadsPerKey: 2, redisUrl } }) : a;
       const noisy = (await a.newKey({ org: `noisy-${mode}` })).api_key;
       const other = (await a.newKey({ org: `other-${mode}` })).api_key;
-      const search = (t: TestApp, key: string, q = 'school') => t.app.inject({ url: `/v1/bills?q=${q}`, headers: { 'x-api-key': key } });
+      const search = (t: TestApp, key: string, q = 'school') =>
+        t.app.inject({ url: `/v1/bills?q=${q}`, headers: { 'x-api-key': key } });
       const release = await lockBills();
       let held: Promise<unknown>[] = [];
       try {
@@ -138,11 +155,13 @@ for (const mode of ['in-process', 'redis'] as const) {
         expect(third.headers['retry-after']).toBe('1');
         expect(third.json().error).toMatchObject({ code: 'concurrency_limit_exceeded', limit: 2 });
         // Deep pages are expensive too; cheap reads of the same key are not limited.
-        expect((await b.app.inject({ url: '/v1/bills?offset=5000', headers: { 'x-api-key': noisy } })).statusCode).toBe(429);
+        expect((await b.app.inject({ url: '/v1/bills?offset=5000', headers: { 'x-api-key': noisy } })).statusCode).toBe(
+          429,
+        );
         expect((await b.app.inject({ url: '/v1/states', headers: { 'x-api-key': noisy } })).statusCode).toBe(200);
         // Another key still gets its search through (it waits on the same lock, like the others).
         held.push(search(b, other));
-        await waitFor('the other key\'s search running', async () => (await waitingSearches()) === 3);
+        await waitFor("the other key's search running", async () => (await waitingSearches()) === 3);
       } finally {
         await release();
       }

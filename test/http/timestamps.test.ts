@@ -16,7 +16,12 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const BAD = ['2024-01-01T00:00:00+99:99', '2024-01-01T00:00:00-2359', '2024-01-01T00:00:00+16:00', '2024-01-01T00:00+15:60'];
+const BAD = [
+  '2024-01-01T00:00:00+99:99',
+  '2024-01-01T00:00:00-2359',
+  '2024-01-01T00:00:00+16:00',
+  '2024-01-01T00:00+15:60',
+];
 
 function expect400(res: { statusCode: number; json(): { error: { code: string; field?: string } } }, field: string) {
   expect(res.statusCode).toBe(400);
@@ -36,16 +41,27 @@ describe('UTC offsets beyond ±15:59', () => {
 
   it('are 400 on webhook recover since and until', async () => {
     const headers = { 'x-api-key': t.key };
-    const sub = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers, payload: { webhook_url: 'http://127.0.0.1:9/h', events: ['status_change'] } });
+    const sub = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers,
+      payload: { webhook_url: 'http://127.0.0.1:9/h', events: ['status_change'] },
+    });
     expect(sub.statusCode).toBe(201);
     const url = `/v1/webhooks/${sub.json().data.id}/recover`;
     expect400(await t.app.inject({ method: 'POST', url, headers, payload: { since: BAD[0] } }), 'since');
-    expect400(await t.app.inject({ method: 'POST', url, headers, payload: { since: '2024-01-01', until: BAD[1] } }), 'until');
+    expect400(
+      await t.app.inject({ method: 'POST', url, headers, payload: { since: '2024-01-01', until: BAD[1] } }),
+      'until',
+    );
   });
 
   it('are refused with 400 before /v1/stream opens', async () => {
     const ctl = new AbortController();
-    const res = await fetch(`${base}/v1/stream?since=${encodeURIComponent(BAD[0])}`, { headers: { 'x-api-key': t.key }, signal: ctl.signal });
+    const res = await fetch(`${base}/v1/stream?since=${encodeURIComponent(BAD[0])}`, {
+      headers: { 'x-api-key': t.key },
+      signal: ctl.signal,
+    });
     const status = res.status;
     const body = (status === 400 ? await res.json() : undefined) as { error: unknown } | undefined;
     ctl.abort();
@@ -54,7 +70,9 @@ describe('UTC offsets beyond ±15:59', () => {
   });
 
   it('are refused with 400 before /v1/stream/ws upgrades', async () => {
-    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/v1/stream/ws?since=${encodeURIComponent(BAD[1])}`, { headers: { 'x-api-key': t.key } });
+    const ws = new WebSocket(`${base.replace(/^http/, 'ws')}/v1/stream/ws?since=${encodeURIComponent(BAD[1])}`, {
+      headers: { 'x-api-key': t.key },
+    });
     const got = await new Promise<number>((resolve) => {
       ws.on('unexpected-response', (_req: unknown, res: { statusCode?: number }) => resolve(res.statusCode ?? 0));
       ws.on('open', () => resolve(101));
@@ -93,7 +111,12 @@ describe('PostgreSQL data exceptions (class 22) caused by a parameter', () => {
     });
     await app.ready();
     try {
-      for (const [type, v] of [['ts', '2024-01-01T00:00:00+99:99'], ['int', 'abc'], ['int', '99999999999'], ['ts', '2024-13-45']]) {
+      for (const [type, v] of [
+        ['ts', '2024-01-01T00:00:00+99:99'],
+        ['int', 'abc'],
+        ['int', '99999999999'],
+        ['ts', '2024-13-45'],
+      ]) {
         const res = await app.inject({ url: `/probe?type=${type}&v=${encodeURIComponent(v)}` });
         expect(res.statusCode, `${type} ${v}`).toBe(400);
         expect(res.json().error.code).toBe('bad_request');

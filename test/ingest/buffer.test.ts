@@ -7,11 +7,16 @@ import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;
 // The COPY target comes from the INSERT's own column list (c, a, b: not the table's order).
-const SPEC = withCopy({ types: ['smallint', 'int', 'bigint'], sql: 'INSERT INTO buf_votes (c, a, b) SELECT * FROM $COLS ON CONFLICT DO NOTHING' });
+const SPEC = withCopy({
+  types: ['smallint', 'int', 'bigint'],
+  sql: 'INSERT INTO buf_votes (c, a, b) SELECT * FROM $COLS ON CONFLICT DO NOTHING',
+});
 
 beforeAll(async () => {
   db = await freshDatabase();
-  await db.pool.query('CREATE TABLE buf_votes (a int NOT NULL, b bigint NOT NULL, c smallint NOT NULL, PRIMARY KEY (a, b))');
+  await db.pool.query(
+    'CREATE TABLE buf_votes (a int NOT NULL, b bigint NOT NULL, c smallint NOT NULL, PRIMARY KEY (a, b))',
+  );
 });
 afterAll(async () => {
   await db.drop();
@@ -33,7 +38,12 @@ describe('RowBuffer COPY text', () => {
     } finally {
       client.release();
     }
-    expect(await rows()).toEqual([{ a: 1, b: 7, c: 2 }, { a: 1, b: 4294967297, c: 1 }, { a: 2, b: 7, c: 3 }, { a: 3, b: 8, c: 4 }]);
+    expect(await rows()).toEqual([
+      { a: 1, b: 7, c: 2 },
+      { a: 1, b: 4294967297, c: 1 },
+      { a: 2, b: 7, c: 3 },
+      { a: 3, b: 8, c: 4 },
+    ]);
     // Nothing is left queued after a flush.
     await buf.flush(db.pool);
     expect(await rows()).toHaveLength(4);
@@ -44,10 +54,15 @@ describe('RowBuffer COPY text', () => {
     const buf = new RowBuffer();
     buf.addCopyText(SPEC, '1\t5\t9\n4\t5\t10\n');
     await buf.flush(db.pool);
-    expect(await rows()).toEqual([{ a: 5, b: 9, c: 1 }, { a: 5, b: 10, c: 4 }]);
+    expect(await rows()).toEqual([
+      { a: 5, b: 9, c: 1 },
+      { a: 5, b: 10, c: 4 },
+    ]);
   });
 
   it('refuses a spec whose INSERT names no columns to COPY into', () => {
-    expect(() => withCopy({ types: ['int'], sql: 'INSERT INTO buf_votes SELECT * FROM $COLS' })).toThrow(/no INSERT column list/);
+    expect(() => withCopy({ types: ['int'], sql: 'INSERT INTO buf_votes SELECT * FROM $COLS' })).toThrow(
+      /no INSERT column list/,
+    );
   });
 });

@@ -12,8 +12,11 @@ const ROOT = path.resolve(import.meta.dirname, '../../../shared/data/congress-11
 const present = existsSync(ROOT);
 if (!present) console.warn(`Congress amendments real-data test skipped: ${ROOT} is absent`);
 const bills: Obj[] = present
-  ? readdirSync(path.join(ROOT, 'bills')).flatMap((t) => readdirSync(path.join(ROOT, 'bills', t))
-    .map((b) => JSON.parse(readFileSync(path.join(ROOT, 'bills', t, b, 'data.json'), 'utf8')) as Obj))
+  ? readdirSync(path.join(ROOT, 'bills')).flatMap((t) =>
+      readdirSync(path.join(ROOT, 'bills', t)).map(
+        (b) => JSON.parse(readFileSync(path.join(ROOT, 'bills', t, b, 'data.json'), 'utf8')) as Obj,
+      ),
+    )
   : [];
 const TITLE: Record<string, string> = { samdt: 'S.Amdt.', hamdt: 'H.Amdt.', supamdt: 'S.Up.Amdt.' };
 
@@ -29,17 +32,30 @@ afterAll(async () => {
 
 describe.skipIf(!present)('Congress amendments through the API', () => {
   it('every listed amendment: title, chamber and link from the source; outcome, date, document type and size null', async () => {
-    const ids = new Map((await t.db.pool.query(`SELECT bill_id, external_ids->>'congress_bill_id' AS k FROM bills`)).rows.map((r) => [r.k, r.bill_id]));
+    const ids = new Map(
+      (await t.db.pool.query(`SELECT bill_id, external_ids->>'congress_bill_id' AS k FROM bills`)).rows.map((r) => [
+        r.k,
+        r.bill_id,
+      ]),
+    );
     const wrong: unknown[] = [];
     let n = 0;
     for (const b of bills.filter((x) => x.amendments?.length)) {
-      const res = await t.app.inject({ method: 'GET', url: `/v1/bills/${ids.get(b.bill_id)}/amendments`, headers: { 'x-api-key': t.key } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v1/bills/${ids.get(b.bill_id)}/amendments`,
+        headers: { 'x-api-key': t.key },
+      });
       const api = new Map((res.json().data as Obj[]).map((a) => [a.amendment_title, a]));
       for (const a of b.amendments as Obj[]) {
         n++;
         const got = api.get(`${TITLE[a.amendment_type]} ${a.number}`);
         const want = {
-          adopted: null, amendment_date: null, amendment_mime_id: null, amendment_size: null, amendment_body_id: a.chamber === 's' ? 115 : 114,
+          adopted: null,
+          amendment_date: null,
+          amendment_mime_id: null,
+          amendment_size: null,
+          amendment_body_id: a.chamber === 's' ? 115 : 114,
           state_url: `https://www.congress.gov/amendment/116th-congress/${a.chamber === 's' ? 'senate' : 'house'}-amendment/${a.number}`,
         };
         const have = got && Object.fromEntries(Object.keys(want).map((k) => [k, got[k]]));

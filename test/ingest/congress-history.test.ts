@@ -14,7 +14,9 @@ const present = existsSync(path.join(ROOT, 'bills'));
 if (!present) console.warn(`Congress history test skipped: ${ROOT} is absent`);
 
 function billFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? billFiles(path.join(dir, e.name)) : e.name === 'data.json' ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? billFiles(path.join(dir, e.name)) : e.name === 'data.json' ? [path.join(dir, e.name)] : [],
+  );
 }
 const expectedBody = (a: Obj): number => {
   if (a.where === 'h') return 114;
@@ -29,13 +31,21 @@ beforeAll(async () => {
   t = await testApp();
   expect((await importCongress(t.db.pool, ROOT)).failed).toBe(false);
 }, 300_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe.skipIf(!present)('Congress history chambers', () => {
   it('every action of every bill: the chamber the source names, or none', async () => {
     const wrong: string[] = [];
     let executive = 0;
-    const ids = new Map((await t.db.pool.query<{ id: string; bill_id: number }>(`SELECT external_ids->>'congress_bill_id' AS id, bill_id FROM bills WHERE state_id = 52`)).rows.map((r) => [r.id, r.bill_id]));
+    const ids = new Map(
+      (
+        await t.db.pool.query<{ id: string; bill_id: number }>(
+          `SELECT external_ids->>'congress_bill_id' AS id, bill_id FROM bills WHERE state_id = 52`,
+        )
+      ).rows.map((r) => [r.id, r.bill_id]),
+    );
     for (const file of billFiles(path.join(ROOT, 'bills'))) {
       const d = JSON.parse(readFileSync(file, 'utf8')) as Obj;
       const billId = ids.get(String(d.bill_id));
@@ -46,7 +56,9 @@ describe.skipIf(!present)('Congress history chambers', () => {
         const want = expectedBody(a);
         if (/President/.test(String(a.text))) executive += want === 0 ? 1 : 0;
         if (steps[i]?.history_body_id !== want || (want === 0 && steps[i]?.body_name !== '')) {
-          wrong.push(`${String(d.bill_id)} step ${i + 1} "${String(a.text).slice(0, 40)}": ${String(steps[i]?.history_body_id)} want ${want}`);
+          wrong.push(
+            `${String(d.bill_id)} step ${i + 1} "${String(a.text).slice(0, 40)}": ${String(steps[i]?.history_body_id)} want ${want}`,
+          );
         }
       });
     }

@@ -14,18 +14,47 @@ const ROOT = path.resolve(import.meta.dirname, '../../../shared/data/congress-11
 const present = existsSync(ROOT);
 if (!present) console.warn(`Congress status real-data test skipped: ${ROOT} is absent`);
 const bills: Obj[] = present
-  ? readdirSync(path.join(ROOT, 'bills')).flatMap((t) => readdirSync(path.join(ROOT, 'bills', t))
-    .map((b) => JSON.parse(readFileSync(path.join(ROOT, 'bills', t, b, 'data.json'), 'utf8')) as Obj))
+  ? readdirSync(path.join(ROOT, 'bills')).flatMap((t) =>
+      readdirSync(path.join(ROOT, 'bills', t)).map(
+        (b) => JSON.parse(readFileSync(path.join(ROOT, 'bills', t, b, 'data.json'), 'utf8')) as Obj,
+      ),
+    )
   : [];
 
 // GovTrack's bill status list, which unitedstates/congress emits (REFERRED besides).
 const DOCUMENTED = [
-  'INTRODUCED', 'REFERRED', 'REPORTED', 'PASS_OVER:HOUSE', 'PASS_OVER:SENATE', 'PASSED:SIMPLERES', 'PASSED:CONSTAMEND',
-  'PASSED:CONCURRENTRES', 'PASSED:BILL', 'PASS_BACK:HOUSE', 'PASS_BACK:SENATE', 'CONFERENCE:PASSED:HOUSE', 'CONFERENCE:PASSED:SENATE',
-  'PROV_KILL:SUSPENSIONFAILED', 'PROV_KILL:CLOTUREFAILED', 'PROV_KILL:PINGPONGFAIL', 'PROV_KILL:VETO', 'FAIL:ORIGINATING:HOUSE',
-  'FAIL:ORIGINATING:SENATE', 'FAIL:SECOND:HOUSE', 'FAIL:SECOND:SENATE', 'VETOED:OVERRIDE_PASS_OVER:HOUSE', 'VETOED:OVERRIDE_PASS_OVER:SENATE',
-  'VETOED:POCKET', 'VETOED:OVERRIDE_FAIL_ORIGINATING:HOUSE', 'VETOED:OVERRIDE_FAIL_ORIGINATING:SENATE', 'VETOED:OVERRIDE_FAIL_SECOND:HOUSE',
-  'VETOED:OVERRIDE_FAIL_SECOND:SENATE', 'ENACTED:SIGNED', 'ENACTED:VETO_OVERRIDE', 'ENACTED:TENDAYRULE', 'ENACTED:UNKNOWN',
+  'INTRODUCED',
+  'REFERRED',
+  'REPORTED',
+  'PASS_OVER:HOUSE',
+  'PASS_OVER:SENATE',
+  'PASSED:SIMPLERES',
+  'PASSED:CONSTAMEND',
+  'PASSED:CONCURRENTRES',
+  'PASSED:BILL',
+  'PASS_BACK:HOUSE',
+  'PASS_BACK:SENATE',
+  'CONFERENCE:PASSED:HOUSE',
+  'CONFERENCE:PASSED:SENATE',
+  'PROV_KILL:SUSPENSIONFAILED',
+  'PROV_KILL:CLOTUREFAILED',
+  'PROV_KILL:PINGPONGFAIL',
+  'PROV_KILL:VETO',
+  'FAIL:ORIGINATING:HOUSE',
+  'FAIL:ORIGINATING:SENATE',
+  'FAIL:SECOND:HOUSE',
+  'FAIL:SECOND:SENATE',
+  'VETOED:OVERRIDE_PASS_OVER:HOUSE',
+  'VETOED:OVERRIDE_PASS_OVER:SENATE',
+  'VETOED:POCKET',
+  'VETOED:OVERRIDE_FAIL_ORIGINATING:HOUSE',
+  'VETOED:OVERRIDE_FAIL_ORIGINATING:SENATE',
+  'VETOED:OVERRIDE_FAIL_SECOND:HOUSE',
+  'VETOED:OVERRIDE_FAIL_SECOND:SENATE',
+  'ENACTED:SIGNED',
+  'ENACTED:VETO_OVERRIDE',
+  'ENACTED:TENDAYRULE',
+  'ENACTED:UNKNOWN',
 ];
 
 // What each family means on the ladder, written out independently of the table.
@@ -43,7 +72,9 @@ function expected(code: string, law: boolean): [number, boolean] {
   throw new Error(`no expectation for ${code}`);
 }
 
-const codesInFiles = [...new Set(bills.flatMap((b) => [b.status, ...b.actions.map((a: Obj) => a.status)]).filter(Boolean))].sort();
+const codesInFiles = [
+  ...new Set(bills.flatMap((b) => [b.status, ...b.actions.map((a: Obj) => a.status)]).filter(Boolean)),
+].sort();
 const hasLaw = (b: Obj) => !!b.enacted_as?.number || b.actions.some((a: Obj) => a.type === 'enacted' && a.number);
 
 describe('Congress status table', () => {
@@ -81,21 +112,36 @@ afterAll(async () => {
 });
 
 describe.skipIf(!present)('Congress status through the API (116th Congress)', () => {
-  it('every bill: status_id and completed are its code\'s; signed public laws are Chaptered', async () => {
-    const ids = new Map((await t.db.pool.query(`SELECT bill_id, external_ids->>'congress_bill_id' AS k FROM bills WHERE source = 'congress'`)).rows.map((r) => [r.k, r.bill_id]));
+  it("every bill: status_id and completed are its code's; signed public laws are Chaptered", async () => {
+    const ids = new Map(
+      (
+        await t.db.pool.query(
+          `SELECT bill_id, external_ids->>'congress_bill_id' AS k FROM bills WHERE source = 'congress'`,
+        )
+      ).rows.map((r) => [r.k, r.bill_id]),
+    );
     const wrong: unknown[] = [];
     const seen = new Map<number, number>();
     for (const b of bills) {
-      const res = await t.app.inject({ method: 'GET', url: `/v1/bills/${ids.get(b.bill_id)}`, headers: { 'x-api-key': t.key } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v1/bills/${ids.get(b.bill_id)}`,
+        headers: { 'x-api-key': t.key },
+      });
       const api = res.json().data;
       const [status_id, final] = expected(b.status, hasLaw(b));
-      if (api.status_id !== status_id || api.completed !== (final ? 1 : 0)) wrong.push([b.bill_id, b.status, api.status_id, api.completed]);
+      if (api.status_id !== status_id || api.completed !== (final ? 1 : 0))
+        wrong.push([b.bill_id, b.status, api.status_id, api.completed]);
       seen.set(api.status_id, (seen.get(api.status_id) ?? 0) + 1);
     }
     expect(wrong).toEqual([]);
     // 15 signed laws, each with its public law number; 8 vetoed with failed overrides.
     expect([seen.get(8), seen.get(5) ?? 0, seen.get(6)]).toEqual([15, 0, 8]);
-    const chaptered = await t.app.inject({ method: 'GET', url: '/v1/bills?state=US&status_id=8&limit=100', headers: { 'x-api-key': t.key } });
+    const chaptered = await t.app.inject({
+      method: 'GET',
+      url: '/v1/bills?state=US&status_id=8&limit=100',
+      headers: { 'x-api-key': t.key },
+    });
     expect(chaptered.json().data).toHaveLength(15);
   }, 120_000);
 });

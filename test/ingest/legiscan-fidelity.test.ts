@@ -17,20 +17,28 @@ const SETS = [path.join(DATA, 'xml-ms-2014-regular'), path.join(DATA, 'json-samp
 const present = SETS.every((d) => existsSync(d));
 if (!present) console.warn(`LegiScan fidelity comparison skipped: ${DATA} is absent`);
 
-const arr = (v: unknown): Obj[] => (Array.isArray(v) ? v : v && typeof v === 'object' ? (Object.values(v as Obj).find(Array.isArray) as Obj[] | undefined) ?? [] : []);
+const arr = (v: unknown): Obj[] =>
+  Array.isArray(v)
+    ? v
+    : v && typeof v === 'object'
+      ? ((Object.values(v as Obj).find(Array.isArray) as Obj[] | undefined) ?? [])
+      : [];
 const num = (v: unknown) => (v === undefined || v === null || v === '' ? 0 : Number(v));
 const str = (v: unknown) => (v === undefined || v === null || typeof v === 'object' ? '' : String(v));
-const day = (v: unknown) => (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) && !v.startsWith('0000') ? v.slice(0, 10) : null);
+const day = (v: unknown) =>
+  typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v) && !v.startsWith('0000') ? v.slice(0, 10) : null;
 
 /** Every payload of one folder of a dataset, parsed as the files are published. */
 function payloads(dir: string, folder: string, root: string): Obj[] {
   const at = path.join(dir, folder);
   if (!existsSync(at)) return [];
-  return readdirSync(at).sort().map((f) => {
-    const text = readFileSync(path.join(at, f), 'utf8');
-    const doc = f.endsWith('.xml') ? (parseLegiscanXml(text, XML_LISTS).legiscan as Obj) : (JSON.parse(text) as Obj);
-    return doc[root] as Obj;
-  });
+  return readdirSync(at)
+    .sort()
+    .map((f) => {
+      const text = readFileSync(path.join(at, f), 'utf8');
+      const doc = f.endsWith('.xml') ? (parseLegiscanXml(text, XML_LISTS).legiscan as Obj) : (JSON.parse(text) as Obj);
+      return doc[root] as Obj;
+    });
 }
 
 /**
@@ -44,7 +52,8 @@ function expectedStatus(b: Obj): number {
   const status = num(b.status);
   const actions = arr(b.history).map((h) => str(h.action));
   if (events.includes(8)) return 8;
-  if (status === 4) return str(b.bill_type) === 'B' || actions.some((a) => /approved by governor|now act \d/i.test(a)) ? 5 : 4;
+  if (status === 4)
+    return str(b.bill_type) === 'B' || actions.some((a) => /approved by governor|now act \d/i.test(a)) ? 5 : 4;
   if (status === 5) return events.lastIndexOf(7) > events.lastIndexOf(5) ? 5 : 6;
   const table: Record<number, number> = { 1: 1, 2: 3, 3: 4, 6: 7 };
   const step = table[status] ?? 1;
@@ -63,7 +72,8 @@ function check(field: string, where: string, api: unknown, source: unknown) {
   if (m.examples.length < 3) m.examples.push(`${where}: api ${JSON.stringify(api)} source ${JSON.stringify(source)}`);
   mismatches.set(field, m);
 }
-const report = () => Object.fromEntries([...mismatches].map(([f, m]) => [f, `${m.count} × e.g. ${m.examples.join(' | ')}`]));
+const report = () =>
+  Object.fromEntries([...mismatches].map(([f, m]) => [f, `${m.count} × e.g. ${m.examples.join(' | ')}`]));
 async function get(url: string): Promise<{ status: number; body: Obj }> {
   const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': t.key } });
   return { status: res.statusCode, body: res.json() as Obj };
@@ -120,7 +130,8 @@ describe.skipIf(!present)('LegiScan source files against the API, every record',
         check('history.action', `${w} step ${i + 1}`, history[i]?.history_action, str(h.action));
         check('history.date', `${w} step ${i + 1}`, history[i]?.history_date, day(h.date));
         // A step published without a chamber stays body-less (0, ""), as published.
-        if (num(h.chamber_id) || str(h.chamber) === '') check('history.body_id', `${w} step ${i + 1}`, history[i]?.history_body_id, num(h.chamber_id));
+        if (num(h.chamber_id) || str(h.chamber) === '')
+          check('history.body_id', `${w} step ${i + 1}`, history[i]?.history_body_id, num(h.chamber_id));
         check('history.major', `${w} step ${i + 1}`, history[i]?.history_major, num(h.importance));
       });
 
@@ -130,18 +141,46 @@ describe.skipIf(!present)('LegiScan source files against the API, every record',
       for (const s of srcSponsors) {
         const committee = num(s.committee_sponsor) === 1;
         // A committee sponsor is named by its committee with people_id 0; a person by their id.
-        const row = committee ? sponsors.find((r) => r.people_id === 0 && r.name === str(s.name)) : sponsors.find((r) => r.people_id === num(s.people_id));
+        const row = committee
+          ? sponsors.find((r) => r.people_id === 0 && r.name === str(s.name))
+          : sponsors.find((r) => r.people_id === num(s.people_id));
         check(committee ? 'sponsors.committee' : 'sponsors.person', `${w} sponsor ${str(s.people_id)}`, !!row, true);
         if (row && !committee) check('sponsors.name', `${w} sponsor ${str(s.people_id)}`, row.name, str(s.name));
-        if (row) check('sponsors.type', `${w} sponsor ${str(s.people_id)}`, row.sponsor_type_id, num(s.sponsor_type_id) === 2 ? 2 : 1);
+        if (row)
+          check(
+            'sponsors.type',
+            `${w} sponsor ${str(s.people_id)}`,
+            row.sponsor_type_id,
+            num(s.sponsor_type_id) === 2 ? 2 : 1,
+          );
       }
 
       const texts = a.texts as Obj[];
-      check('texts.ids', w, texts.map((x) => x.text_id).sort(), arr(b.texts).map((x) => num(x.doc_id)).sort());
-      for (const x of arr(b.texts)) check('texts.date', `${w} text ${str(x.doc_id)}`, texts.find((r) => r.text_id === num(x.doc_id))?.text_date, day(x.date));
+      check(
+        'texts.ids',
+        w,
+        texts.map((x) => x.text_id).sort(),
+        arr(b.texts)
+          .map((x) => num(x.doc_id))
+          .sort(),
+      );
+      for (const x of arr(b.texts))
+        check(
+          'texts.date',
+          `${w} text ${str(x.doc_id)}`,
+          texts.find((r) => r.text_id === num(x.doc_id))?.text_date,
+          day(x.date),
+        );
 
       const votes = a.votes as Obj[];
-      check('votes.ids', w, votes.map((x) => x.roll_call_id).sort(), arr(b.votes).map((x) => num(x.roll_call_id)).sort());
+      check(
+        'votes.ids',
+        w,
+        votes.map((x) => x.roll_call_id).sort(),
+        arr(b.votes)
+          .map((x) => num(x.roll_call_id))
+          .sort(),
+      );
       for (const v of arr(b.votes)) {
         const row = votes.find((r) => r.roll_call_id === num(v.roll_call_id));
         check('votes.description', `${w} roll call ${str(v.roll_call_id)}`, row?.description, str(v.desc));
@@ -150,7 +189,14 @@ describe.skipIf(!present)('LegiScan source files against the API, every record',
       }
 
       const amendments = a.amendments as Obj[];
-      check('amendments.ids', w, amendments.map((x) => x.amendment_id).sort(), arr(b.amendments).map((x) => num(x.amendment_id)).sort());
+      check(
+        'amendments.ids',
+        w,
+        amendments.map((x) => x.amendment_id).sort(),
+        arr(b.amendments)
+          .map((x) => num(x.amendment_id))
+          .sort(),
+      );
       for (const am of arr(b.amendments)) {
         const row = amendments.find((r) => r.amendment_id === num(am.amendment_id));
         check('amendments.adopted', `${w} amendment ${str(am.amendment_id)}`, row?.adopted, num(am.adopted));
@@ -159,7 +205,15 @@ describe.skipIf(!present)('LegiScan source files against the API, every record',
       }
 
       const subjects = a.subjects as Obj[];
-      check('subjects.names', w, subjects.map((x) => x.subject_name).sort(), arr(b.subjects).map((x) => str(x.subject_name)).filter(Boolean).sort());
+      check(
+        'subjects.names',
+        w,
+        subjects.map((x) => x.subject_name).sort(),
+        arr(b.subjects)
+          .map((x) => str(x.subject_name))
+          .filter(Boolean)
+          .sort(),
+      );
     });
     expect(billIds.size).toBe(bills.length);
     expect(report()).toEqual({});
@@ -183,7 +237,11 @@ describe.skipIf(!present)('LegiScan source files against the API, every record',
       check('roll_call.date', w, a.vote_date, day(r.date));
       const details = (await get(`/v1/votes/${id}/details`)).body.data as Obj[];
       const got = Object.fromEntries(details.map((d) => [String(d.people_id), d.vote]).sort());
-      const want = Object.fromEntries(arr(r.votes).map((v) => [str(v.people_id), VOTE_NAMES[num(v.vote_id)]]).sort());
+      const want = Object.fromEntries(
+        arr(r.votes)
+          .map((v) => [str(v.people_id), VOTE_NAMES[num(v.vote_id)]])
+          .sort(),
+      );
       check('roll_call.members', w, got, want);
     });
     expect(report()).toEqual({});
@@ -191,22 +249,28 @@ describe.skipIf(!present)('LegiScan source files against the API, every record',
 
   it('every person file, and no committee among the legislators', async () => {
     // A person file of a committee sponsor (committee_sponsor 1) is a committee: checked below.
-    await each(people.filter((p) => num(p.committee_sponsor) !== 1), async (p) => {
-      const id = num(p.people_id);
-      const w = `person ${id}`;
-      const { status, body } = await get(`/v1/legislators/${id}`);
-      check('person.found', w, status, 200);
-      if (status !== 200) return;
-      const a = body.data as Obj;
-      for (const k of ['name', 'first_name', 'middle_name', 'last_name', 'suffix', 'nickname'] as const) check(`person.${k}`, w, a[k], str(p[k]));
-      check('person.role_id', w, a.role_id, num(p.role_id));
-      check('person.party_id', w, a.party_id, num(p.party_id));
-      if (p.district !== undefined) check('person.district', w, a.district, str(p.district));
-    });
+    await each(
+      people.filter((p) => num(p.committee_sponsor) !== 1),
+      async (p) => {
+        const id = num(p.people_id);
+        const w = `person ${id}`;
+        const { status, body } = await get(`/v1/legislators/${id}`);
+        check('person.found', w, status, 200);
+        if (status !== 200) return;
+        const a = body.data as Obj;
+        for (const k of ['name', 'first_name', 'middle_name', 'last_name', 'suffix', 'nickname'] as const)
+          check(`person.${k}`, w, a[k], str(p[k]));
+        check('person.role_id', w, a.role_id, num(p.role_id));
+        check('person.party_id', w, a.party_id, num(p.party_id));
+        if (p.district !== undefined) check('person.district', w, a.district, str(p.district));
+      },
+    );
     expect(report()).toEqual({});
 
     // Committee sponsors ("Joint Budget Committee" in the AR sample) are committees, never legislators.
-    const committeeSponsors = [...bills.flatMap((b) => arr(b.sponsors)), ...people].filter((s) => num(s.committee_sponsor) === 1);
+    const committeeSponsors = [...bills.flatMap((b) => arr(b.sponsors)), ...people].filter(
+      (s) => num(s.committee_sponsor) === 1,
+    );
     expect(committeeSponsors.length).toBeGreaterThan(0);
     for (const s of committeeSponsors) {
       expect((await get(`/v1/legislators/${num(s.people_id)}`)).status).toBe(404);
@@ -229,7 +293,9 @@ describe.skipIf(!present)('LegiScan source files against the API, every record',
   }, 300_000);
 
   it('signed laws are on the Signed or Chaptered step, so status filters find them', async () => {
-    const signedMs = bills.filter((b) => str(b.state) === 'MS' && arr(b.history).some((h) => str(h.action) === 'Approved by Governor'));
+    const signedMs = bills.filter(
+      (b) => str(b.state) === 'MS' && arr(b.history).some((h) => str(h.action) === 'Approved by Governor'),
+    );
     expect(signedMs.length).toBe(393);
     const count = async (q: string) => {
       let n = 0;

@@ -19,14 +19,28 @@ const AK = path.join(DATA, 'json-sample-ak-2011');
 const present = existsSync(MS) && existsSync(AK);
 if (!present) console.warn(`LegiScan real-data tests skipped: ${DATA} is absent`);
 
-const arr = (v: unknown): Obj[] => (Array.isArray(v) ? v : v && typeof v === 'object' ? (Object.values(v as Obj).find(Array.isArray) as Obj[] | undefined) ?? [] : []);
-const msFile = (f: string) => (parseLegiscanXml(readFileSync(path.join(MS, f), 'utf8'), XML_LISTS).legiscan as Obj);
+const arr = (v: unknown): Obj[] =>
+  Array.isArray(v)
+    ? v
+    : v && typeof v === 'object'
+      ? ((Object.values(v as Obj).find(Array.isArray) as Obj[] | undefined) ?? [])
+      : [];
+const msFile = (f: string) => parseLegiscanXml(readFileSync(path.join(MS, f), 'utf8'), XML_LISTS).legiscan as Obj;
 const akFile = (f: string) => JSON.parse(readFileSync(path.join(AK, f), 'utf8')) as Obj;
-const day = (d: unknown) => (typeof d === 'string' && /^\d{4}-\d{2}-\d{2}/.test(d) && !d.startsWith('0000') ? d.slice(0, 10) : null);
+const day = (d: unknown) =>
+  typeof d === 'string' && /^\d{4}-\d{2}-\d{2}/.test(d) && !d.startsWith('0000') ? d.slice(0, 10) : null;
 /** The source's own dates of a bill: status, history, progress, texts, votes. */
 function sourceDates(b: Obj): string[] {
-  return [b.status_date, ...arr(b.history).map((h) => h.date), ...arr(b.progress).map((p) => p.date), ...arr(b.texts).map((t) => t.date), ...arr(b.votes).map((v) => v.date)]
-    .map(day).filter((d): d is string => !!d).sort();
+  return [
+    b.status_date,
+    ...arr(b.history).map((h) => h.date),
+    ...arr(b.progress).map((p) => p.date),
+    ...arr(b.texts).map((t) => t.date),
+    ...arr(b.votes).map((v) => v.date),
+  ]
+    .map(day)
+    .filter((d): d is string => !!d)
+    .sort();
 }
 
 let db: TestDatabase;
@@ -54,18 +68,25 @@ afterAll(async () => {
 describe.skipIf(!present)('LegiScan real data through the API', () => {
   it('counts what happened: a first import inserts every roll call, people and bill', () => {
     expect(msReport.failed).toBe(false);
-    expect(msReport.get('roll_calls')).toMatchObject({ inserted: readdirSync(path.join(MS, 'vote')).length, updated: 0 });
+    expect(msReport.get('roll_calls')).toMatchObject({
+      inserted: readdirSync(path.join(MS, 'vote')).length,
+      updated: 0,
+    });
     expect(msReport.get('bills')).toMatchObject({ inserted: readdirSync(path.join(MS, 'bill')).length, updated: 0 });
     // The AK sample's three roll calls are on bills outside the sample: skipped, not counted as written.
     expect(akReport.get('roll_calls')).toMatchObject({ inserted: 0, updated: 0, skipped: 3 });
   });
 
-  it('every bill: updated / created are the source\'s latest / earliest dates, summary is its description', async () => {
+  it("every bill: updated / created are the source's latest / earliest dates, summary is its description", async () => {
     const check = async (b: Obj) => {
       const dates = sourceDates(b);
       const api = (await get(`/v1/bills/${b.bill_id}`)).data;
-      expect([b.bill_id, api.updated.slice(0, 10), api.created.slice(0, 10), api.summary])
-        .toEqual([b.bill_id, dates[dates.length - 1], dates[0], b.description || null]);
+      expect([b.bill_id, api.updated.slice(0, 10), api.created.slice(0, 10), api.summary]).toEqual([
+        b.bill_id,
+        dates[dates.length - 1],
+        dates[0],
+        b.description || null,
+      ]);
     };
     for (const f of readdirSync(path.join(MS, 'bill'))) await check(msFile(`bill/${f}`).bill as Obj);
     for (const f of readdirSync(path.join(AK, 'bill'))) await check(akFile(`bill/${f}`).bill as Obj);
@@ -77,15 +98,37 @@ describe.skipIf(!present)('LegiScan real data through the API', () => {
   it('sessions: past sessions are ended, with tag and LegiScan address filled from the source', async () => {
     const sessions = (await get('/v1/sessions?limit=100')).data as Obj[];
     const ms = sessions.find((s) => s.session_id === 1083)!;
-    expect(ms).toMatchObject({ state_abbr: 'MS', year_start: 2014, year_end: 2014, session_name: '2014 Regular Session', session_tag: 'Regular Session', sine_die: 1, source_url: 'https://legiscan.com/MS/legislation/2014' });
+    expect(ms).toMatchObject({
+      state_abbr: 'MS',
+      year_start: 2014,
+      year_end: 2014,
+      session_name: '2014 Regular Session',
+      session_tag: 'Regular Session',
+      sine_die: 1,
+      source_url: 'https://legiscan.com/MS/legislation/2014',
+    });
     const ak = sessions.find((s) => s.session_id === 122)!;
-    expect(ak).toMatchObject({ year_start: 2011, year_end: 2012, session_name: '27th Legislature', sine_die: 1, source_url: 'https://legiscan.com/AK/legislation/2011' });
+    expect(ak).toMatchObject({
+      year_start: 2011,
+      year_end: 2012,
+      session_name: '27th Legislature',
+      sine_die: 1,
+      source_url: 'https://legiscan.com/AK/legislation/2011',
+    });
   });
 
-  it('no placeholder names: people known only from roll calls have empty names and the chamber they voted in; sponsors keep the sponsor record\'s name', async () => {
-    expect(Number((await db.pool.query(`SELECT count(*) AS n FROM people WHERE name ~* '^LegiScan person'`)).rows[0].n)).toBe(0);
+  it("no placeholder names: people known only from roll calls have empty names and the chamber they voted in; sponsors keep the sponsor record's name", async () => {
+    expect(
+      Number((await db.pool.query(`SELECT count(*) AS n FROM people WHERE name ~* '^LegiScan person'`)).rows[0].n),
+    ).toBe(0);
     const p6492 = (await get('/v1/legislators/6492')).data;
-    expect([p6492.name, p6492.first_name, p6492.last_name, p6492.role_id, p6492.chamber]).toEqual(['', '', '', 1, 'House']);
+    expect([p6492.name, p6492.first_name, p6492.last_name, p6492.role_id, p6492.chamber]).toEqual([
+      '',
+      '',
+      '',
+      1,
+      'House',
+    ]);
     // AK HB1's sponsors have no person file in the sample: their names come from the sponsor records.
     const hb1 = akFile('bill/HB1.json').bill as Obj;
     for (const s of arr(hb1.sponsors)) {
@@ -94,7 +137,7 @@ describe.skipIf(!present)('LegiScan real data through the API', () => {
     }
   });
 
-  it('every AK bill pending in a committee points at a committee row carrying LegiScan\'s name and chamber', async () => {
+  it("every AK bill pending in a committee points at a committee row carrying LegiScan's name and chamber", async () => {
     let n = 0;
     for (const f of readdirSync(path.join(AK, 'bill'))) {
       const b = akFile(`bill/${f}`).bill as Obj;
@@ -103,7 +146,12 @@ describe.skipIf(!present)('LegiScan real data through the API', () => {
       n++;
       expect((await get(`/v1/bills/${b.bill_id}`)).data.pending_committee_id).toBe(c.committee_id);
       const api = (await get(`/v1/committees/${c.committee_id}`)).data;
-      expect([api.committee_id, api.committee_name, api.chamber, api.state_abbr]).toEqual([c.committee_id, c.name, c.chamber === 'S' ? 'Senate' : 'House', 'AK']);
+      expect([api.committee_id, api.committee_name, api.chamber, api.state_abbr]).toEqual([
+        c.committee_id,
+        c.name,
+        c.chamber === 'S' ? 'Senate' : 'House',
+        'AK',
+      ]);
     }
     expect(n).toBeGreaterThan(0);
   });
@@ -114,10 +162,22 @@ describe.skipIf(!present)('LegiScan real data through the API', () => {
     const ids = texts.map((x) => Number(x.doc_id));
     expect(ids.length).toBeGreaterThan(1);
     const body = await get(`/v1/bills/${hb2.bill_id}/diff?from=${ids[0]}&to=${ids[1]}`, 404);
-    expect(body.error).toMatchObject({ code: 'not_found', reason: 'document_absent', absent_text_ids: [...ids.slice(0, 2)].sort((a, b) => a - b) });
+    expect(body.error).toMatchObject({
+      code: 'not_found',
+      reason: 'document_absent',
+      absent_text_ids: [...ids.slice(0, 2)].sort((a, b) => a - b),
+    });
     // The diff worker never computes such pairs either (it used to store them as identical).
     await runDiffRound(db.pool);
     expect((await get(`/v1/bills/${hb2.bill_id}/changes?include_whitespace=1`)).data).toEqual([]);
-    expect(Number((await db.pool.query('SELECT count(*) AS n FROM text_changes tc JOIN bill_texts t ON t.text_id = tc.to_text_id WHERE t.content IS NULL')).rows[0].n)).toBe(0);
+    expect(
+      Number(
+        (
+          await db.pool.query(
+            'SELECT count(*) AS n FROM text_changes tc JOIN bill_texts t ON t.text_id = tc.to_text_id WHERE t.content IS NULL',
+          )
+        ).rows[0].n,
+      ),
+    ).toBe(0);
   });
 });

@@ -11,7 +11,12 @@ import { XmlSyntaxError, parseLegiscanXml } from '../../src/ingest/legiscan/xml.
 const DATA = path.resolve(import.meta.dirname, '../../../shared/data/legiscan/xml-ms-2014-regular');
 const present = existsSync(DATA);
 if (!present) console.warn(`real-file XML comparison skipped: ${DATA} is absent`);
-const reference = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: true, isArray: (name, jpath) => XML_LISTS.has(name) && String(jpath).split('.').length > 3 });
+const reference = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: true,
+  isArray: (name, jpath) => XML_LISTS.has(name) && String(jpath).split('.').length > 3,
+});
 
 const parse = (body: string) => parseLegiscanXml(body, XML_LISTS);
 /** The error a document fails with, as "class: message", so that tests assert both exactly. */
@@ -41,11 +46,19 @@ describe('LegiScan XML reader', () => {
     const body = `<?xml version="1.0"?><legiscan><bill><title> A &amp; B &lt;C&gt; &#233;&#x41; </title><note><![CDATA[x < y]]></note>
       <committee/><sponsors><sponsor><name>Ann</name></sponsor></sponsors><tag>1</tag><tag>2</tag></bill></legiscan>`;
     const bill = (parseLegiscanXml(body, XML_LISTS).legiscan as Record<string, unknown>).bill;
-    expect(bill).toEqual({ title: 'A & B <C> éA', note: 'x < y', committee: '', sponsors: { sponsor: [{ name: 'Ann' }] }, tag: ['1', '2'] });
+    expect(bill).toEqual({
+      title: 'A & B <C> éA',
+      note: 'x < y',
+      committee: '',
+      sponsors: { sponsor: [{ name: 'Ann' }] },
+      tag: ['1', '2'],
+    });
   });
 
   it('reports malformed documents as a record error naming XML', () => {
-    expect(() => parsePayload('bill', 'x.xml', '<legiscan><bill><title>x</bill></legiscan>')).toThrow(/malformed XML: unexpected closing tag <\/bill>/);
+    expect(() => parsePayload('bill', 'x.xml', '<legiscan><bill><title>x</bill></legiscan>')).toThrow(
+      /malformed XML: unexpected closing tag <\/bill>/,
+    );
     expect(() => parsePayload('bill', 'x.xml', '<legiscan><bill>')).toThrow(/malformed XML: unclosed tag/);
     expect(() => parsePayload('bill', 'x.xml', '<legiscan><person/></legiscan>')).toThrow(/missing "bill" object/);
   });
@@ -59,14 +72,17 @@ describe('LegiScan XML reader', () => {
   it('joins the text around comments, CDATA and processing instructions, then trims and decodes it', () => {
     expect(parse('<a> x <!-- c --> y </a>')).toEqual({ a: 'x  y' });
     expect(parse('<a> p<![CDATA[ <q> ]]>r&amp;<?pi x?>s </a>')).toEqual({ a: 'p <q> r&s' });
-    expect(parse('<!DOCTYPE legiscan><!-- head --><legiscan><b><!-- only a comment --></b></legiscan><!-- tail -->\n')).toEqual({ legiscan: { b: '' } });
+    expect(
+      parse('<!DOCTYPE legiscan><!-- head --><legiscan><b><!-- only a comment --></b></legiscan><!-- tail -->\n'),
+    ).toEqual({ legiscan: { b: '' } });
   });
 
   it('keeps the old reading of what is not a tag and of text beside child elements', () => {
     expect(parse('<a>1 < 2, 3 <= 4, <!x></a>')).toEqual({ a: '1 < 2, 3 <= 4, <!x>' });
     expect(parse('<a>x<b>1</b>y<b>2</b></a>')).toEqual({ a: { b: ['1', '2'] } });
-    expect(parse('<legiscan><sponsor>1</sponsor><bill><sponsor>2</sponsor></bill></legiscan>'))
-      .toEqual({ legiscan: { sponsor: '1', bill: { sponsor: '2' } } });
+    expect(parse('<legiscan><sponsor>1</sponsor><bill><sponsor>2</sponsor></bill></legiscan>')).toEqual({
+      legiscan: { sponsor: '1', bill: { sponsor: '2' } },
+    });
   });
 
   it('reads many distinct tag names, including long ones, without mixing them up', () => {
@@ -96,9 +112,14 @@ describe('LegiScan XML reader', () => {
   });
 
   it('reads elements named like built-in properties as data, the way JSON.parse reads such keys', () => {
-    const doc = parseLegiscanXml('<legiscan><bill><constructor>c</constructor><__proto__>p</__proto__><toString>1</toString><toString>2</toString></bill></legiscan>', XML_LISTS);
+    const doc = parseLegiscanXml(
+      '<legiscan><bill><constructor>c</constructor><__proto__>p</__proto__><toString>1</toString><toString>2</toString></bill></legiscan>',
+      XML_LISTS,
+    );
     const bill = (doc.legiscan as Record<string, unknown>).bill as Record<string, unknown>;
     expect(Object.getPrototypeOf(bill)).toBe(Object.prototype);
-    expect(Object.entries(bill)).toEqual(Object.entries(JSON.parse('{"constructor":"c","__proto__":"p","toString":["1","2"]}') as object));
+    expect(Object.entries(bill)).toEqual(
+      Object.entries(JSON.parse('{"constructor":"c","__proto__":"p","toString":["1","2"]}') as object),
+    );
   });
 });

@@ -38,11 +38,23 @@ describe('compact member votes', () => {
   });
 
   it('reads vote ids from vote_text when vote_id is missing, and leaves unusable person ids 0 with their entry', () => {
-    const rc: Obj = { roll_call_id: 1, votes: [
-      { people_id: '12', vote_id: '', vote_text: 'Aye' }, { people_id: 'x', vote_text: 'No' }, { people_id: 3e9, vote_text: 'Absent' }, { people_id: 5, vote_text: 'Excused' }] };
+    const rc: Obj = {
+      roll_call_id: 1,
+      votes: [
+        { people_id: '12', vote_id: '', vote_text: 'Aye' },
+        { people_id: 'x', vote_text: 'No' },
+        { people_id: 3e9, vote_text: 'Absent' },
+        { people_id: 5, vote_text: 'Excused' },
+      ],
+    };
     compactMembers(rc);
     const got = members(rc);
-    expect(got.map(([lid, vote]) => [lid, vote])).toEqual([[12, 1], [0, 2], [0, 4], [5, 3]]);
+    expect(got.map(([lid, vote]) => [lid, vote])).toEqual([
+      [12, 1],
+      [0, 2],
+      [0, 4],
+      [5, 3],
+    ]);
     expect(num(got[2]![2].people_id)).toBe(3e9);
   });
 

@@ -45,7 +45,10 @@ beforeAll(async () => {
   writeFileSync(path.join(ak, 'legislature/Pat-One.yml'), person('00000000-0000-0000-0000-000000000001', 'Pat One'));
   writeFileSync(path.join(ak, 'legislature/Sam-Two.yml'), person('00000000-0000-0000-0000-000000000002', 'Sam Two'));
   // "a-…" sorts before its parent "b-…"
-  writeFileSync(path.join(ak, 'committees/a-sub.yml'), committee('sub', 'Fisheries Subcommittee', 'parent: ocd-organization/parent\n'));
+  writeFileSync(
+    path.join(ak, 'committees/a-sub.yml'),
+    committee('sub', 'Fisheries Subcommittee', 'parent: ocd-organization/parent\n'),
+  );
   writeFileSync(path.join(ak, 'committees/b-parent.yml'), committee('parent', 'Resources'));
   writeFileSync(path.join(ak, 'committees/c-bad.yml'), committee('bad', '"Bad\\0name"'));
   writeFileSync(path.join(ak, 'committees/d-other.yml'), committee('other', 'Finance'));
@@ -60,13 +63,34 @@ describe('Open States committees', () => {
     const r = await importOpenStatesPeople(db.pool, path.join(dir, 'data'));
     expect(r.problems.map((p) => path.basename(p.file))).toEqual(['c-bad.yml']);
     expect(r.get('committees')).toMatchObject({ inserted: 3, errors: 1 });
-    const rows = (await db.pool.query(`SELECT c.external_ids->>'openstates' AS id, c.committee_name, c.committee_type, p.external_ids->>'openstates' AS parent,
+    const rows = (
+      await db.pool
+        .query(`SELECT c.external_ids->>'openstates' AS id, c.committee_name, c.committee_type, p.external_ids->>'openstates' AS parent,
         (SELECT array_agg(m.member_role || ':' || pe.last_name ORDER BY pe.last_name) FROM committee_members m JOIN people pe USING (people_id) WHERE m.committee_id = c.committee_id) AS members
-      FROM committees c LEFT JOIN committees p ON p.committee_id = c.parent_id ORDER BY 1`)).rows;
+      FROM committees c LEFT JOIN committees p ON p.committee_id = c.parent_id ORDER BY 1`)
+    ).rows;
     expect(rows).toEqual([
-      { id: 'ocd-organization/other', committee_name: 'Finance', committee_type: 'standing', parent: null, members: ['chair:One', 'member:Two'] },
-      { id: 'ocd-organization/parent', committee_name: 'Resources', committee_type: 'standing', parent: null, members: ['chair:One', 'member:Two'] },
-      { id: 'ocd-organization/sub', committee_name: 'Fisheries Subcommittee', committee_type: 'subcommittee', parent: 'ocd-organization/parent', members: ['chair:One', 'member:Two'] },
+      {
+        id: 'ocd-organization/other',
+        committee_name: 'Finance',
+        committee_type: 'standing',
+        parent: null,
+        members: ['chair:One', 'member:Two'],
+      },
+      {
+        id: 'ocd-organization/parent',
+        committee_name: 'Resources',
+        committee_type: 'standing',
+        parent: null,
+        members: ['chair:One', 'member:Two'],
+      },
+      {
+        id: 'ocd-organization/sub',
+        committee_name: 'Fisheries Subcommittee',
+        committee_type: 'subcommittee',
+        parent: 'ocd-organization/parent',
+        members: ['chair:One', 'member:Two'],
+      },
     ]);
 
     const again = await importOpenStatesPeople(db.pool, path.join(dir, 'data'));

@@ -13,8 +13,14 @@ const DATA = path.resolve(import.meta.dirname, '../../../shared/data/openstates-
 const present = existsSync(DATA);
 if (!present) console.warn(`Open States party test skipped: ${DATA} is absent`);
 
-const CATALOGUE: [RegExp, string][] = [[/^democrat/i, 'Democrat'], [/^republican/i, 'Republican'], [/^independent$/i, 'Independent'],
-  [/^green/i, 'Green'], [/^libertarian/i, 'Libertarian'], [/^nonpartisan/i, 'Nonpartisan']];
+const CATALOGUE: [RegExp, string][] = [
+  [/^democrat/i, 'Democrat'],
+  [/^republican/i, 'Republican'],
+  [/^independent$/i, 'Independent'],
+  [/^green/i, 'Green'],
+  [/^libertarian/i, 'Libertarian'],
+  [/^nonpartisan/i, 'Nonpartisan'],
+];
 const expected = (published: string) => CATALOGUE.find(([re]) => re.test(published))?.[1] ?? published;
 
 let t: TestApp;
@@ -23,16 +29,26 @@ beforeAll(async () => {
   t = await testApp();
   expect((await importOpenStatesPeople(t.db.pool, DATA)).failed).toBe(false);
 }, 300_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe.skipIf(!present)('Open States parties through the API', () => {
   it('every current legislator shows the party the source publishes', async () => {
-    const byOcd = new Map((await t.db.pool.query<{ openstates_id: string; people_id: string; state_abbr: string }>(
-      `SELECT p.openstates_id, p.people_id::text, s.state_abbr::text FROM people p JOIN states s USING (state_id) WHERE p.openstates_id IS NOT NULL`)).rows.map((r) => [r.openstates_id, r]));
+    const byOcd = new Map(
+      (
+        await t.db.pool.query<{ openstates_id: string; people_id: string; state_abbr: string }>(
+          `SELECT p.openstates_id, p.people_id::text, s.state_abbr::text FROM people p JOIN states s USING (state_id) WHERE p.openstates_id IS NOT NULL`,
+        )
+      ).rows.map((r) => [r.openstates_id, r]),
+    );
     const shown = new Map<string, string>();
     for (const st of new Set([...byOcd.values()].map((r) => r.state_abbr))) {
       for (let offset = 0; ; offset += 500) {
-        const res = await t.app.inject({ url: `/v1/legislators?state=${st}&limit=500&offset=${offset}`, headers: { 'x-api-key': t.key } });
+        const res = await t.app.inject({
+          url: `/v1/legislators?state=${st}&limit=500&offset=${offset}`,
+          headers: { 'x-api-key': t.key },
+        });
         const page = res.json().data as Obj[];
         for (const l of page) shown.set(String(l.people_id), String(l.party_name));
         if (page.length < 500) break;
@@ -50,7 +66,8 @@ describe.skipIf(!present)('Open States parties through the API', () => {
         const row = byOcd.get(String(p.id));
         if (!row || !published) continue;
         compared += 1;
-        if (shown.get(row.people_id) !== expected(published)) wrong.push(`${st}/${f}: ${published} → ${shown.get(row.people_id)}`);
+        if (shown.get(row.people_id) !== expected(published))
+          wrong.push(`${st}/${f}: ${published} → ${shown.get(row.people_id)}`);
       }
     }
     expect(compared).toBeGreaterThan(7_000);

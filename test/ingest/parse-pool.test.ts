@@ -26,10 +26,15 @@ beforeAll(async () => {
     files.push(f);
   }
   const x = path.join(dir, 'X1.xml');
-  await fs.writeFile(x, '<legiscan><bill><bill_id>9</bill_id><sponsors><sponsor><people_id>1</people_id></sponsor></sponsors></bill></legiscan>');
+  await fs.writeFile(
+    x,
+    '<legiscan><bill><bill_id>9</bill_id><sponsors><sponsor><people_id>1</people_id></sponsor></sponsors></bill></legiscan>',
+  );
   files.push(x);
 });
-afterAll(async () => { await fs.rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
 
 describe.skipIf(!built)('parse pool (worker threads)', () => {
   it('matches in-thread parsing file for file, in order, errors included', async () => {
@@ -51,7 +56,9 @@ describe.skipIf(!built)('parse pool (worker threads)', () => {
   it('parses in-memory entries (zip blobs, stored or deflated, views into one buffer) as in-thread parsing does, leaving that buffer whole', async () => {
     const { ParsePool } = (await import(DIST)) as typeof import('../../src/ingest/read/parse-pool.js');
     const compiled = (await import(DIST_PARSER)) as typeof import('../../src/ingest/legiscan/parse-file.js');
-    const bodies = Array.from({ length: 150 }, (_, i) => (i === 40 ? '{"bill": ' : JSON.stringify({ bill: { bill_id: i + 1, title: `Bill ${i}` } })));
+    const bodies = Array.from({ length: 150 }, (_, i) =>
+      i === 40 ? '{"bill": ' : JSON.stringify({ bill: { bill_id: i + 1, title: `Bill ${i}` } }),
+    );
     const stored = bodies.map((b, i) => (i % 2 ? zlib.deflateRawSync(Buffer.from(b)) : Buffer.from(b)));
     const whole = Buffer.concat(stored);
     let at = 0;
@@ -78,6 +85,8 @@ describe.skipIf(!built)('parse pool (worker threads)', () => {
     expect(got[150]!.error).toMatchObject({ message: 'encrypted zip entry' });
     // the chunks went to the workers as copies: the source buffer is still readable
     expect(whole.byteLength).toBe(at);
-    expect(zlib.inflateRawSync(whole.subarray(stored[0]!.length, stored[0]!.length + stored[1]!.length)).toString()).toBe(bodies[1]);
+    expect(
+      zlib.inflateRawSync(whole.subarray(stored[0]!.length, stored[0]!.length + stored[1]!.length)).toString(),
+    ).toBe(bodies[1]);
   });
 });

@@ -10,11 +10,17 @@ import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 let db: TestDatabase;
 
 // Rows are queued (written when their batch commits) with a serial: its order is the commit order.
-const ROWS: TableSpec = { types: ['int', 'int'], sql: 'INSERT INTO pipe_rows (id, v) SELECT * FROM $COLS', copy: 'pipe_rows (id, v)' };
+const ROWS: TableSpec = {
+  types: ['int', 'int'],
+  sql: 'INSERT INTO pipe_rows (id, v) SELECT * FROM $COLS',
+  copy: 'pipe_rows (id, v)',
+};
 
 beforeAll(async () => {
   db = await freshDatabase();
-  await db.pool.query('CREATE TABLE pipe_rows (seq serial PRIMARY KEY, id int NOT NULL UNIQUE, v int NOT NULL CHECK (v > 0))');
+  await db.pool.query(
+    'CREATE TABLE pipe_rows (seq serial PRIMARY KEY, id int NOT NULL UNIQUE, v int NOT NULL CHECK (v > 0))',
+  );
 });
 afterAll(async () => {
   await db.drop();

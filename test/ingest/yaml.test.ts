@@ -23,19 +23,33 @@ function yamlFiles(dir: string, out: string[] = []): string[] {
 }
 
 describe('parseYaml', () => {
-  it.skipIf(!present)('reads every Open States and congress-legislators file as the yaml package does', () => {
-    const files = [...yamlFiles(path.join(DATA, 'openstates-people')), ...yamlFiles(path.join(DATA, 'congress-legislators'))];
-    expect(files.length).toBeGreaterThan(11_000);
-    const differ = files.filter((f) => {
-      const text = readFileSync(f, 'utf8');
-      return JSON.stringify(parseYaml(text)) !== JSON.stringify(referenceParse(text));
-    });
-    expect(differ).toEqual([]);
-  }, 120_000);
+  it.skipIf(!present)(
+    'reads every Open States and congress-legislators file as the yaml package does',
+    () => {
+      const files = [
+        ...yamlFiles(path.join(DATA, 'openstates-people')),
+        ...yamlFiles(path.join(DATA, 'congress-legislators')),
+      ];
+      expect(files.length).toBeGreaterThan(11_000);
+      const differ = files.filter((f) => {
+        const text = readFileSync(f, 'utf8');
+        return JSON.stringify(parseYaml(text)) !== JSON.stringify(referenceParse(text));
+      });
+      expect(differ).toEqual([]);
+    },
+    120_000,
+  );
 
   it('keeps dates and yes/no as text, numbers and booleans as such', () => {
-    expect(parseYaml('birth_date: 1960-01-01\nactive: yes\nend: 2021-01-03T12:00:00Z\nn: 12\nb: true\nnothing: ~')).toEqual({
-      birth_date: '1960-01-01', active: 'yes', end: '2021-01-03T12:00:00Z', n: 12, b: true, nothing: null,
+    expect(
+      parseYaml('birth_date: 1960-01-01\nactive: yes\nend: 2021-01-03T12:00:00Z\nn: 12\nb: true\nnothing: ~'),
+    ).toEqual({
+      birth_date: '1960-01-01',
+      active: 'yes',
+      end: '2021-01-03T12:00:00Z',
+      n: 12,
+      b: true,
+      nothing: null,
     });
   });
 
@@ -45,9 +59,17 @@ describe('parseYaml', () => {
       writeFileSync(path.join(dir, 'bad.yml'), 'name: [unclosed\n');
       writeFileSync(path.join(dir, 'dup.yml'), 'name: a\nname: b\n');
       writeFileSync(path.join(dir, 'good.yml'), 'name: Pat\n');
-      const r = { files: parseWith(yamlParser, ['bad.yml', 'dup.yml', 'good.yml'].map((f) => path.join(dir, f))) };
+      const r = {
+        files: parseWith(
+          yamlParser,
+          ['bad.yml', 'dup.yml', 'good.yml'].map((f) => path.join(dir, f)),
+        ),
+      };
       expect(r.files[0]).toMatchObject({ data: null, error: { message: expect.stringMatching(/^malformed YAML: /) } });
-      expect(r.files[1]).toMatchObject({ data: null, error: { message: expect.stringMatching(/^malformed YAML: .*duplicated mapping key/) } });
+      expect(r.files[1]).toMatchObject({
+        data: null,
+        error: { message: expect.stringMatching(/^malformed YAML: .*duplicated mapping key/) },
+      });
       expect(r.files[2]).toMatchObject({ data: { name: 'Pat' } });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,12 @@ const turn = () => new Promise((r) => setImmediate(r));
 describe('Coalescer', () => {
   it('runs one pass per wake-up when they do not overlap', async () => {
     let n = 0;
-    const c = new Coalescer(async () => { n++; }, () => undefined);
+    const c = new Coalescer(
+      async () => {
+        n++;
+      },
+      () => undefined,
+    );
     await c.wake();
     await c.wake();
     expect(n).toBe(2);
@@ -44,10 +49,13 @@ describe('Coalescer', () => {
     const errors: unknown[] = [];
     let fail = true;
     let n = 0;
-    const c = new Coalescer(async () => {
-      n++;
-      if (fail) throw new Error('boom');
-    }, (e) => errors.push(e));
+    const c = new Coalescer(
+      async () => {
+        n++;
+        if (fail) throw new Error('boom');
+      },
+      (e) => errors.push(e),
+    );
     await c.wake();
     expect(errors).toHaveLength(1);
     fail = false;
@@ -58,7 +66,11 @@ describe('Coalescer', () => {
   it('ends the round when more() says so, even if woken meanwhile', async () => {
     const g = gatedPasses();
     let more = true;
-    const c = new Coalescer(g.pass, () => undefined, () => more);
+    const c = new Coalescer(
+      g.pass,
+      () => undefined,
+      () => more,
+    );
     const round = c.wake();
     void c.wake();
     more = false;
@@ -73,7 +85,9 @@ describe('Coalescer', () => {
     void c.wake();
     void c.wake();
     let stopped = false;
-    const stopping = c.stop().then(() => { stopped = true; });
+    const stopping = c.stop().then(() => {
+      stopped = true;
+    });
     await turn();
     expect(stopped).toBe(false);
     g.release();

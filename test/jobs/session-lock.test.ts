@@ -7,8 +7,12 @@ import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { waitFor } from '../helpers/wait.js';
 
 let db: TestDatabase;
-beforeAll(async () => { db = await freshDatabase(2); });
-afterAll(async () => { await db?.drop(); });
+beforeAll(async () => {
+  db = await freshDatabase(2);
+});
+afterAll(async () => {
+  await db?.drop();
+});
 
 const KEY = 7319999;
 
@@ -33,7 +37,12 @@ describe('SessionLock', () => {
 
   it('tells the holder when its session is killed, and a standby takes over', async () => {
     const drops: [string, boolean][] = [];
-    const a = new SessionLock({ databaseUrl: db.url, key: KEY + 1, name: 'lds-test-lock-killed', onDrop: (why, held) => drops.push([why, held]) });
+    const a = new SessionLock({
+      databaseUrl: db.url,
+      key: KEY + 1,
+      name: 'lds-test-lock-killed',
+      onDrop: (why, held) => drops.push([why, held]),
+    });
     const b = new SessionLock({ databaseUrl: db.url, key: KEY + 1, name: 'lds-test-lock-next' });
     try {
       expect(await a.tend()).toBe('acquired');

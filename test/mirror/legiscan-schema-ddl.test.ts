@@ -23,16 +23,28 @@ const SQL = {
             WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'ls\\_%' ORDER BY TABLE_NAME, ORDINAL_POSITION`,
 };
 
-describe('receiver DDL against LegiScan\'s published schema', () => {
+describe("receiver DDL against LegiScan's published schema", () => {
   for (const variant of ['postgresql', 'mariadb'] as const) {
-    it.skipIf(variant === 'mariadb' && !MYSQL)(`${variant}: every column has the published type and nullability`, async () => {
-      const s = stores.find((x) => x.name === variant)!;
-      const rows = await s.query(SQL[variant]);
-      const got: Record<string, string[]> = {};
-      for (const r of rows) (got[String(r.t)] ??= []).push(`${r.c} ${r.type}${Number(r.nullable) || r.nullable === true ? ' NULL' : ' NOT NULL'}`);
-      const want = Object.fromEntries(Object.entries(PUBLISHED).map(([t, cols]) =>
-        [t, cols.map(([c, my, pg, nullable]) => `${c} ${variant === 'mariadb' ? my : pg}${nullable ? ' NULL' : ' NOT NULL'}`)]));
-      expect(got).toEqual(want);
-    });
+    it.skipIf(variant === 'mariadb' && !MYSQL)(
+      `${variant}: every column has the published type and nullability`,
+      async () => {
+        const s = stores.find((x) => x.name === variant)!;
+        const rows = await s.query(SQL[variant]);
+        const got: Record<string, string[]> = {};
+        for (const r of rows)
+          (got[String(r.t)] ??= []).push(
+            `${r.c} ${r.type}${Number(r.nullable) || r.nullable === true ? ' NULL' : ' NOT NULL'}`,
+          );
+        const want = Object.fromEntries(
+          Object.entries(PUBLISHED).map(([t, cols]) => [
+            t,
+            cols.map(
+              ([c, my, pg, nullable]) => `${c} ${variant === 'mariadb' ? my : pg}${nullable ? ' NULL' : ' NOT NULL'}`,
+            ),
+          ]),
+        );
+        expect(got).toEqual(want);
+      },
+    );
   }
 });

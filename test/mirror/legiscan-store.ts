@@ -26,11 +26,21 @@ export interface Store {
   close(): Promise<void>;
 }
 
-const ddl = (file: string) => readFileSync(path.join(import.meta.dirname, file), 'utf8').split(/;\s*\n/).map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean);
-const pgPlaceholders = (sql: string) => { let i = 0; return sql.replace(/\?/g, () => `$${++i}`); };
+const ddl = (file: string) =>
+  readFileSync(path.join(import.meta.dirname, file), 'utf8')
+    .split(/;\s*\n/)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter(Boolean);
+const pgPlaceholders = (sql: string) => {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+};
 
 /** pg returns DATE as a string, like the MariaDB store (no time zone shifts in comparisons). */
-const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 1082 ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text')) };
+const types = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === 1082 ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text'),
+};
 
 export async function postgresStore(): Promise<Store> {
   const db: TestDatabase = await freshDatabase(1); // our schema is there too; LegiScan's ls_ tables do not clash with it
@@ -42,16 +52,28 @@ export async function postgresStore(): Promise<Store> {
   const txOn = (client: pg.PoolClient | pg.Pool): Tx => ({
     async upsert(table, keys, row, keep = []) {
       // one row per key in a statement (ON CONFLICT cannot touch a row twice): the last one wins
-      const rows = [...new Map((Array.isArray(row) ? row : [row]).map((r) => [keys.map((k) => String(r[k])).join('|'), r])).values()];
+      const rows = [
+        ...new Map(
+          (Array.isArray(row) ? row : [row]).map((r) => [keys.map((k) => String(r[k])).join('|'), r]),
+        ).values(),
+      ];
       if (rows.length === 0) return;
       const cols = Object.keys(rows[0]!);
       const set = cols.filter((c) => !keys.includes(c) && !keep.includes(c)).map((c) => `${c} = EXCLUDED.${c}`);
       const values = rows.map((_, j) => `(${cols.map((__, i) => `$${j * cols.length + i + 1}`).join(', ')})`);
-      await client.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${values.join(', ')}
-        ON CONFLICT (${keys.join(', ')}) DO ${set.length ? `UPDATE SET ${set.join(', ')}` : 'NOTHING'}`, rows.flatMap((r) => cols.map((c) => r[c])));
+      await client.query(
+        `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${values.join(', ')}
+        ON CONFLICT (${keys.join(', ')}) DO ${set.length ? `UPDATE SET ${set.join(', ')}` : 'NOTHING'}`,
+        rows.flatMap((r) => cols.map((c) => r[c])),
+      );
     },
     async del(table, where) {
-      await client.query(`DELETE FROM ${table} WHERE ${Object.keys(where).map((c, i) => `${c} = $${i + 1}`).join(' AND ')}`, Object.values(where));
+      await client.query(
+        `DELETE FROM ${table} WHERE ${Object.keys(where)
+          .map((c, i) => `${c} = $${i + 1}`)
+          .join(' AND ')}`,
+        Object.values(where),
+      );
     },
     async select(sql, params = []) {
       return (await client.query(pgPlaceholders(sql), params)).rows;
@@ -93,7 +115,13 @@ export async function mariadbStore(url: string): Promise<Store> {
   await admin.end();
   const u = new URL(url);
   u.pathname = `/${name}`;
-  const pool = mysql.createPool({ uri: u.toString(), dateStrings: true, supportBigNumbers: true, bigNumberStrings: false, connectionLimit: 8 });
+  const pool = mysql.createPool({
+    uri: u.toString(),
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    connectionLimit: 8,
+  });
   // strict: a value that does not fit its column is an error, never a clamped or truncated value
   const strictOn = new WeakSet<object>();
   const strict = async (c: mysql.PoolConnection) => {
@@ -112,11 +140,19 @@ export async function mariadbStore(url: string): Promise<Store> {
       const cols = Object.keys(rows[0]!);
       const set = cols.filter((c) => !keys.includes(c) && !keep.includes(c)).map((c) => `${c} = VALUES(${c})`);
       const values = rows.map(() => `(${cols.map(() => '?').join(', ')})`);
-      await conn.query(`INSERT INTO ${table} (${cols.join(', ')}) VALUES ${values.join(', ')}
-        ON DUPLICATE KEY UPDATE ${set.length ? set.join(', ') : `${keys[0]} = ${keys[0]}`}`, rows.flatMap((r) => cols.map((c) => r[c])));
+      await conn.query(
+        `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${values.join(', ')}
+        ON DUPLICATE KEY UPDATE ${set.length ? set.join(', ') : `${keys[0]} = ${keys[0]}`}`,
+        rows.flatMap((r) => cols.map((c) => r[c])),
+      );
     },
     async del(table, where) {
-      await conn.execute(`DELETE FROM ${table} WHERE ${Object.keys(where).map((c) => `${c} = ?`).join(' AND ')}`, Object.values(where) as never[]);
+      await conn.execute(
+        `DELETE FROM ${table} WHERE ${Object.keys(where)
+          .map((c) => `${c} = ?`)
+          .join(' AND ')}`,
+        Object.values(where) as never[],
+      );
     },
     async select(sql, params = []) {
       const [rows] = await conn.query(sql, params);

@@ -20,7 +20,6 @@ import { pgProxy, type PgProxy } from '../helpers/pg-proxy.js';
 import { until } from '../helpers/wait.js';
 import type { ChangeEvent } from '../../src/changes/events.js';
 
-
 describe('database outage', () => {
   let db: TestDatabase;
   let proxy: PgProxy;
@@ -37,7 +36,12 @@ describe('database outage', () => {
     via.port = String(await proxy.listen());
     pool = createPool(via.toString(), 4, 'lds-test-outage');
     // a long key cache, so requests during the outage reach their route's own queries
-    app = await buildApp(testConfig({ keyCacheMs: 60_000, streamHeartbeatMs: 500 }), { db: pool, logger: false, bus: new MemoryBus<ChangeEvent>(), databaseUrl: via.toString() });
+    app = await buildApp(testConfig({ keyCacheMs: 60_000, streamHeartbeatMs: 500 }), {
+      db: pool,
+      logger: false,
+      bus: new MemoryBus<ChangeEvent>(),
+      databaseUrl: via.toString(),
+    });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     key = (await createKey(db.pool, { org: 'outage', tier: 'enterprise', burst: 10_000 })).api_key;
   });
@@ -71,12 +75,20 @@ describe('database outage', () => {
       const body = (await res.json()) as { error: { code: string; message: string; request_id: string; docs: string } };
       expect(res.status, path).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
-      expect(body.error).toMatchObject({ code: 'service_unavailable', request_id: expect.any(String), docs: expect.stringContaining('service_unavailable') });
+      expect(body.error).toMatchObject({
+        code: 'service_unavailable',
+        request_id: expect.any(String),
+        docs: expect.stringContaining('service_unavailable'),
+      });
       expect(body.error.message).not.toMatch(/postgres|ECONN|terminat|connect|sql/i);
     }
 
     const sseError = await until(() => sse.events().find((e) => e.event === 'error'));
-    expect(JSON.parse(sseError.data!)).toMatchObject({ reason: 'database_unavailable', cursor: expect.stringMatching(/^\d{4}-/), retry_ms: expect.any(Number) });
+    expect(JSON.parse(sseError.data!)).toMatchObject({
+      reason: 'database_unavailable',
+      cursor: expect.stringMatching(/^\d{4}-/),
+      retry_ms: expect.any(Number),
+    });
     const wsError = await until(() => wsMessages.find((m) => m.type === 'error'));
     expect(wsError).toMatchObject({ reason: 'database_unavailable', cursor: expect.stringMatching(/^\d{4}-/) });
 
@@ -95,7 +107,15 @@ describe('database outage', () => {
   it('keeps a delivery outcome through a short outage instead of dropping it (which would send it again)', async () => {
     const batcher = new CompletionBatcher(pool, 10, 1);
     proxy.down();
-    const outcome = { status: 'delivered' as const, startedAt: new Date(), durationMs: 5, statusCode: 204, error: null, responseExcerpt: '', nextAttemptAt: null };
+    const outcome = {
+      status: 'delivered' as const,
+      startedAt: new Date(),
+      durationMs: 5,
+      statusCode: 204,
+      error: null,
+      responseExcerpt: '',
+      nextAttemptAt: null,
+    };
     // no such delivery: once the database is back the statement runs and reports "claim not held"
     const recorded = batcher.complete({ id: 987_654_321, attempts: 1, subscription_id: 1 }, outcome);
     let settled = false;
@@ -107,19 +127,35 @@ describe('database outage', () => {
   });
 
   it('documents the 503 on every keyed route', async () => {
-    const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
-    const keyed = Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => ({ p, m, r: op.responses ?? {} }))).filter((o) => o.r['401']);
+    const doc = (await (await fetch(`${url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const keyed = Object.entries(doc.paths)
+      .flatMap(([p, ops]) => Object.entries(ops).map(([m, op]) => ({ p, m, r: op.responses ?? {} })))
+      .filter((o) => o.r['401']);
     expect(keyed.length).toBeGreaterThan(30);
     expect(keyed.filter((o) => !o.r['503']).map((o) => `${o.m} ${o.p}`)).toEqual([]);
   });
 
   it('classifies connection failures as unavailable and query errors as not', () => {
-    expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+    ).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' }))).toBe(true);
-    expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('syntax error at or near "x"'), { code: '42601' }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' })),
+    ).toBe(true);
+    expect(isDatabaseUnavailable(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]))).toBe(
+      true,
+    );
+    expect(isDatabaseUnavailable(Object.assign(new Error('syntax error at or near "x"'), { code: '42601' }))).toBe(
+      false,
+    );
     expect(isDatabaseUnavailable(Object.assign(new Error('invalid byte sequence'), { code: '22021' }))).toBe(false);
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
   });

@@ -16,15 +16,25 @@ const k8sDir = path.join(root, 'deploy/k8s');
 const knownEnv = new Set(Object.values(SETTINGS).map((s) => s.env));
 const rotationSeconds = loadConfig({}).streamRotateMs / 1000;
 
-type Doc = { apiVersion?: string; kind: string; metadata: { name: string }; spec: any; data?: Record<string, string>; stringData?: Record<string, string> };
+type Doc = {
+  apiVersion?: string;
+  kind: string;
+  metadata: { name: string };
+  spec: any;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+};
 
 function k8sDocs(): Doc[] {
-  return fs.readdirSync(k8sDir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').flatMap((f) =>
-    YAML.parseAllDocuments(fs.readFileSync(path.join(k8sDir, f), 'utf8')).map((d) => {
-      expect(d.errors, f).toEqual([]);
-      return d.toJS() as Doc;
-    }),
-  );
+  return fs
+    .readdirSync(k8sDir)
+    .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+    .flatMap((f) =>
+      YAML.parseAllDocuments(fs.readFileSync(path.join(k8sDir, f), 'utf8')).map((d) => {
+        expect(d.errors, f).toEqual([]);
+        return d.toJS() as Doc;
+      }),
+    );
 }
 
 type Model = new (data: object) => { validate(): void };
@@ -65,9 +75,13 @@ describe('Kubernetes manifests', () => {
       return copy;
     };
     expect(await schemaError(broken((d) => (d.spec.replicas = 'two')))).toMatch(/replicas/);
-    expect(await schemaError(broken((d) => delete d.spec.template.spec.containers[0].readinessProbe.httpGet.port))).toMatch(/port/);
+    expect(
+      await schemaError(broken((d) => delete d.spec.template.spec.containers[0].readinessProbe.httpGet.port)),
+    ).toMatch(/port/);
     expect(await schemaError(broken((d) => delete d.spec.selector))).toMatch(/selector/);
-    expect(await schemaError(broken((d) => (d.spec.template.spec.containers[0].ports[0].containerPort = '8080')))).toMatch(/containerPort/);
+    expect(
+      await schemaError(broken((d) => (d.spec.template.spec.containers[0].ports[0].containerPort = '8080'))),
+    ).toMatch(/containerPort/);
   });
 
   it('probe and scrape the port every process listens on (PORT), by a declared container port', () => {
@@ -131,9 +145,13 @@ describe('Kubernetes manifests', () => {
   });
 
   it('ship no placeholder METRICS_TOKEN: every Deployment requires it from a Secret the operator creates', () => {
-    for (const d of docs.filter((x) => x.kind === 'Secret')) expect(Object.keys(d.stringData ?? d.data ?? {})).not.toContain('METRICS_TOKEN');
+    for (const d of docs.filter((x) => x.kind === 'Secret'))
+      expect(Object.keys(d.stringData ?? d.data ?? {})).not.toContain('METRICS_TOKEN');
     for (const d of deployments) {
-      const env = d.spec.template.spec.containers[0].env as { name: string; valueFrom?: { secretKeyRef?: { name: string; optional?: boolean } } }[];
+      const env = d.spec.template.spec.containers[0].env as {
+        name: string;
+        valueFrom?: { secretKeyRef?: { name: string; optional?: boolean } };
+      }[];
       const token = env?.find((e) => e.name === 'METRICS_TOKEN');
       expect(token?.valueFrom?.secretKeyRef?.name, d.metadata.name).toBe('lds-metrics');
       expect(token?.valueFrom?.secretKeyRef?.optional ?? false, d.metadata.name).toBe(false);
@@ -142,7 +160,10 @@ describe('Kubernetes manifests', () => {
 
   it('kustomization lists every manifest file', () => {
     const k = YAML.parse(fs.readFileSync(path.join(k8sDir, 'kustomization.yaml'), 'utf8'));
-    const files = fs.readdirSync(k8sDir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
+    const files = fs
+      .readdirSync(k8sDir)
+      .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+      .sort();
     expect([...k.resources].sort()).toEqual(files);
   });
 });

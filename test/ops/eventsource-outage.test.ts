@@ -34,7 +34,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = (what: string, fn: () => boolean | Promise<boolean>, ms = 60_000) => waitFor(what, fn, ms);
 // a connection's life, the key cache and EventSource's reconnect delay (retry: 5000) all pass
 // during the outage
-const CONFIG = { keyCacheMs: 500, streamRotateMs: 2000, streamRotateJitter: 10, streamHeartbeatMs: 500, relayPollMs: 100 };
+const CONFIG = {
+  keyCacheMs: 500,
+  streamRotateMs: 2000,
+  streamRotateJitter: 10,
+  streamHeartbeatMs: 500,
+  relayPollMs: 100,
+};
 const OUTAGE_MS = 9000;
 
 class Client {
@@ -45,7 +51,8 @@ class Client {
   readonly es: EventSource;
   constructor(url: string, key: string) {
     this.es = new EventSource(url, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': key } }),
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': key } }),
     });
     this.es.onopen = () => this.opens++;
     this.es.addEventListener('bill_change', (e) => this.ids.push((e as MessageEvent).lastEventId));
@@ -96,7 +103,12 @@ describe('EventSource clients through a PostgreSQL outage', () => {
   });
 
   it(`keeps ${CLIENTS} EventSource clients OPEN through the outage and delivers every change once afterwards`, async () => {
-    const cursor = async () => (await writer.query<{ t: string }>(`SELECT to_char(high_water AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM relay_state`)).rows[0].t;
+    const cursor = async () =>
+      (
+        await writer.query<{ t: string }>(
+          `SELECT to_char(high_water AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM relay_state`,
+        )
+      ).rows[0].t;
     const start = await cursor();
     const streamUrl = `${url}/v1/stream?since=${start}`;
     const clients = Array.from({ length: CLIENTS }, () => new Client(streamUrl, key));
@@ -111,7 +123,10 @@ describe('EventSource clients through a PostgreSQL outage', () => {
     await sleep(OUTAGE_MS);
     // A stream (re)connecting now, its key confirmed by the database a moment ago, gets its stream.
     const late = new Client(streamUrl, key);
-    await until('the client connecting during the outage to be told', () => late.serverErrors > 0 || late.es.readyState === EventSource.CLOSED);
+    await until(
+      'the client connecting during the outage to be told',
+      () => late.serverErrors > 0 || late.es.readyState === EventSource.CLOSED,
+    );
     expect(late.open).toBe(true);
     const during = clients.map((c) => c.es.readyState);
     expect(during.filter((s) => s !== EventSource.OPEN)).toEqual([]);
@@ -120,11 +135,19 @@ describe('EventSource clients through a PostgreSQL outage', () => {
     await until('the gateway to see the database again', () => !databaseStatus(appPool).down);
     const all = [...clients, late];
     await change({ pool: writer }, 'TX', 'Vote', 2);
-    const expected = async () => (await writer.query<{ t: string }>(
-      `SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE changed_at > $1::timestamptz ORDER BY changed_at`, [start],
-    )).rows.map((r) => r.t);
+    const expected = async () =>
+      (
+        await writer.query<{ t: string }>(
+          `SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE changed_at > $1::timestamptz ORDER BY changed_at`,
+          [start],
+        )
+      ).rows.map((r) => r.t);
     const want = await until('the change to be stamped', async () => (await expected()).length === 2).then(expected);
-    await until('every client to get the change made after the outage', () => all.every((c) => c.ids.length >= 2), 60_000);
+    await until(
+      'every client to get the change made after the outage',
+      () => all.every((c) => c.ids.length >= 2),
+      60_000,
+    );
     // Rotations resume after the outage: every client reconnects (a 200 again) and never gives
     // up (between a rotation and its reconnect a client is CONNECTING, so all of them need not be
     // OPEN at the same moment; the change below reaches each of them)

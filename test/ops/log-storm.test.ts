@@ -74,7 +74,11 @@ describe('logs during a database outage', () => {
   });
 
   it('warns once per component when the outage starts and once when it ends', async () => {
-    const get = (path: string, headers: Record<string, string> = {}) => fetch(`${url}${path}`, { headers }).then((r) => r.status, () => 0);
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${url}${path}`, { headers }).then(
+        (r) => r.status,
+        () => 0,
+      );
     // Keyed requests are counted, so usage waits to be flushed (/v1/health never reads the key).
     expect(await get('/v1/status', { 'x-api-key': key })).toBe(200);
 
@@ -88,40 +92,67 @@ describe('logs during a database outage', () => {
     });
     const bill = 10_990_000;
     await insertBill(db.pool, { bill_id: bill });
-    await db.pool.query(`INSERT INTO changes (bill_id, state_id, reason_id, detail) VALUES ($1, 43, $2, '{}')`, [bill, REASONS.NewBill]);
+    await db.pool.query(`INSERT INTO changes (bill_id, state_id, reason_id, detail) VALUES ($1, 43, $2, '{}')`, [
+      bill,
+      REASONS.NewBill,
+    ]);
     await db.pool.query(`SELECT pg_notify('lds_changes', '')`);
     await waitFor('the relay to publish', () => seq > 0, 20_000);
     off();
 
     // Traffic during the outage, until every component has failed more than once (repeats are
     // logged at debug level, so they are counted here too).
-    const components = ['relay could not record its published cursor', 'notification listener', 'usage flush failed', 'status snapshot failed', 'metrics: database gauges unavailable'];
-    const quiet = () => components.filter((prefix) => lines.slice(from).filter((l) => l.msg.startsWith(prefix)).length < 2);
-    await waitFor('every component to retry during the outage', async () => {
-      await Promise.all([get('/v1/status', { 'x-api-key': key }), get('/v1/status'), get('/metrics')]);
-      return quiet().length === 0;
-    }, 60_000).catch((err: Error) => {
+    const components = [
+      'relay could not record its published cursor',
+      'notification listener',
+      'usage flush failed',
+      'status snapshot failed',
+      'metrics: database gauges unavailable',
+    ];
+    const quiet = () =>
+      components.filter((prefix) => lines.slice(from).filter((l) => l.msg.startsWith(prefix)).length < 2);
+    await waitFor(
+      'every component to retry during the outage',
+      async () => {
+        await Promise.all([get('/v1/status', { 'x-api-key': key }), get('/v1/status'), get('/metrics')]);
+        return quiet().length === 0;
+      },
+      60_000,
+    ).catch((err: Error) => {
       throw new Error(`${err.message}; not retried twice: ${quiet().join(', ')}`);
     });
     const during = lines.slice(from);
 
     proxy.up();
-    await waitFor('the published cursor to be recorded', async () => {
-      const { rows } = await db.pool.query<{ published_seq: number }>('SELECT published_seq FROM relay_state WHERE id = 1');
-      return rows[0].published_seq >= seq;
-    }, 60_000);
+    await waitFor(
+      'the published cursor to be recorded',
+      async () => {
+        const { rows } = await db.pool.query<{ published_seq: number }>(
+          'SELECT published_seq FROM relay_state WHERE id = 1',
+        );
+        return rows[0].published_seq >= seq;
+      },
+      60_000,
+    );
 
     const loud = during.filter((l) => l.level >= WARN);
     const byMessage = new Map<string, number>();
     for (const l of loud) byMessage.set(l.msg, (byMessage.get(l.msg) ?? 0) + 1);
-    console.log(`outage: ${during.length} lines in all, ${loud.length} at warn or above:`, Object.fromEntries(byMessage));
+    console.log(
+      `outage: ${during.length} lines in all, ${loud.length} at warn or above:`,
+      Object.fromEntries(byMessage),
+    );
     expect(loud.filter((l) => l.level > WARN).map((l) => l.msg)).toEqual([]);
     for (const [msg, n] of byMessage) expect(n, msg).toBe(1);
     expect(during.filter((l) => l.msg.startsWith('database unavailable'))).toHaveLength(1);
     await waitFor('the pool to see the database again', () => !databaseStatus(pool).down, 30_000);
     expect(lines.slice(from).filter((l) => l.msg === 'database available again')).toHaveLength(1);
     // the listener's recovery is one info line too (its reconnection backs off up to 10 s)
-    await waitFor('the listener to be back', () => lines.slice(from).some((l) => l.msg.startsWith('notification listener') && l.msg.endsWith('recovered')), 60_000);
+    await waitFor(
+      'the listener to be back',
+      () => lines.slice(from).some((l) => l.msg.startsWith('notification listener') && l.msg.endsWith('recovered')),
+      60_000,
+    );
     // the outage ended: requests are served and counted again
     await waitFor('status to answer again', async () => (await get('/v1/status')) === 200, 30_000);
   }, 120_000);

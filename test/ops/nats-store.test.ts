@@ -37,7 +37,10 @@ function freePort(): Promise<number> {
 class OwnNats {
   private proc?: ChildProcess;
   output = '';
-  constructor(readonly port: number, readonly storeDir: string) {}
+  constructor(
+    readonly port: number,
+    readonly storeDir: string,
+  ) {}
   get url() {
     return `nats://127.0.0.1:${this.port}`;
   }
@@ -47,7 +50,11 @@ class OwnNats {
     this.proc = p;
     this.output = '';
     p.stderr!.on('data', (c: Buffer) => (this.output += c.toString()));
-    await waitFor('nats-server to be ready', () => this.output.includes('Server is ready') || p.exitCode !== null, 30_000);
+    await waitFor(
+      'nats-server to be ready',
+      () => this.output.includes('Server is ready') || p.exitCode !== null,
+      30_000,
+    );
     if (p.exitCode !== null) throw new Error(`nats-server exited: ${this.output}`);
   }
   async kill() {
@@ -75,7 +82,14 @@ describe('NATS restarted with an empty JetStream store', () => {
     db = await freshDatabase();
     nats = new OwnNats(await freePort(), storeDir);
     await nats.start(true);
-    const config = loadConfig({ DATABASE_URL: db.url, NATS_URL: nats.url, NATS_NAMESPACE: 'wipe', PORT: '0', LOG_LEVEL: 'silent', RELAY_POLL_MS: '200' });
+    const config = loadConfig({
+      DATABASE_URL: db.url,
+      NATS_URL: nats.url,
+      NATS_NAMESPACE: 'wipe',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      RELAY_POLL_MS: '200',
+    });
     server = await startServer(config, createLogger('silent', { pretty: false }));
   }, 60_000);
 
@@ -92,18 +106,28 @@ describe('NATS restarted with an empty JetStream store', () => {
     const bill = nextBill++;
     await insertBill(db.pool, { bill_id: bill });
     const { rows } = await db.pool.query<{ change_id: number }>(
-      `INSERT INTO changes (bill_id, state_id, reason_id, detail) VALUES ($1, 43, $2, '{}') RETURNING change_id`, [bill, REASONS.NewBill]);
+      `INSERT INTO changes (bill_id, state_id, reason_id, detail) VALUES ($1, 43, $2, '{}') RETURNING change_id`,
+      [bill, REASONS.NewBill],
+    );
     await db.pool.query(`SELECT pg_notify('lds_changes', '')`);
     return rows[0].change_id;
   }
   const published = async (changeId: number) => {
     const { rows } = await db.pool.query<{ ok: boolean }>(
-      `SELECT c.seq IS NOT NULL AND r.published_seq >= c.seq AS ok FROM changes c, relay_state r WHERE c.change_id = $1 AND r.id = 1`, [changeId]);
+      `SELECT c.seq IS NOT NULL AND r.published_seq >= c.seq AS ok FROM changes c, relay_state r WHERE c.change_id = $1 AND r.id = 1`,
+      [changeId],
+    );
     return rows[0]?.ok === true;
   };
   const ready = async () => {
     const res = await fetch(`${server!.url}/v1/ready`);
-    return { status: res.status, body: (await res.json()) as { checks?: { relay: boolean | null }; error?: { message: string; checks: { relay: boolean | null } } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as {
+        checks?: { relay: boolean | null };
+        error?: { message: string; checks: { relay: boolean | null } };
+      },
+    };
   };
   const metric = async (name: string) => {
     const text = await (await fetch(`${server!.url}/metrics`)).text();
@@ -121,7 +145,11 @@ describe('NATS restarted with an empty JetStream store', () => {
     nats.wipe();
     await nats.start(false);
     const during = await write();
-    await waitFor('readiness to say the relay cannot publish', async () => (await ready()).body.error?.checks.relay === false, 60_000);
+    await waitFor(
+      'readiness to say the relay cannot publish',
+      async () => (await ready()).body.error?.checks.relay === false,
+      60_000,
+    );
     const notReady = (await ready()).body.error!;
     expect(notReady.message).toMatch(/relay cannot publish/);
     expect(await metric('lds_relay_publish_failing')).toBe(1);
@@ -132,7 +160,11 @@ describe('NATS restarted with an empty JetStream store', () => {
     nats.wipe();
     await nats.start(true);
     const after = await write();
-    await waitFor('the changes written since the wipe to be published', async () => (await published(during)) && (await published(after)), 60_000);
+    await waitFor(
+      'the changes written since the wipe to be published',
+      async () => (await published(during)) && (await published(after)),
+      60_000,
+    );
     await waitFor('readiness to recover', async () => (await ready()).status === 200, 30_000);
     expect(await metric('lds_relay_publish_failing')).toBe(0);
     expect(await metric('lds_relay_unpublished_changes')).toBe(0);
@@ -141,11 +173,15 @@ describe('NATS restarted with an empty JetStream store', () => {
     reader = await connect({ servers: nats.url });
     const consumer = await jetstream(reader).consumers.get('WIPE_CHANGES');
     const seen: number[] = [];
-    await waitFor('the consumer to read both changes', async () => {
-      const batch = await consumer.fetch({ max_messages: 10, expires: 1000 });
-      for await (const m of batch) seen.push(m.json<{ change_id: number }>().change_id);
-      return seen.includes(during) && seen.includes(after);
-    }, 30_000);
+    await waitFor(
+      'the consumer to read both changes',
+      async () => {
+        const batch = await consumer.fetch({ max_messages: 10, expires: 1000 });
+        for await (const m of batch) seen.push(m.json<{ change_id: number }>().change_id);
+        return seen.includes(during) && seen.includes(after);
+      },
+      30_000,
+    );
     expect(seen).not.toContain(first); // it was in the store that was wiped
   }, 180_000);
 });

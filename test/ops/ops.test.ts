@@ -20,7 +20,9 @@ describe('operations endpoints', () => {
   });
 
   it('relay lag reflects the oldest unpublished change', async () => {
-    await t.db.pool.query(`INSERT INTO changes (bill_id, state_id, reason_id, created_at) VALUES (1, 5, 1, clock_timestamp() - interval '90 seconds')`);
+    await t.db.pool.query(
+      `INSERT INTO changes (bill_id, state_id, reason_id, created_at) VALUES (1, 5, 1, clock_timestamp() - interval '90 seconds')`,
+    );
     const res = await t.app.inject({ method: 'GET', url: '/v1/ready' });
     expect(res.json().relay_lag_seconds).toBeGreaterThanOrEqual(90);
     await t.db.pool.query(`DELETE FROM changes`);
@@ -33,7 +35,12 @@ describe('operations endpoints', () => {
       const res = await t.app.inject({ method: 'GET', url: '/v1/ready' });
       expect(res.statusCode).toBe(503);
       const { error } = res.json();
-      expect(error).toMatchObject({ code: 'service_unavailable', request_id: res.headers['x-request-id'], ready: false, checks: { bus: false, database: true } });
+      expect(error).toMatchObject({
+        code: 'service_unavailable',
+        request_id: res.headers['x-request-id'],
+        ready: false,
+        checks: { bus: false, database: true },
+      });
       expect(error.message).toMatch(/\bbus\b/);
       expect(error.message).not.toMatch(/database/);
       expect(error.docs).toMatch(/\/docs\/errors#service_unavailable$/);
@@ -69,7 +76,12 @@ describe('metrics token', () => {
 
   it('requires the bearer token when METRICS_TOKEN is set', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' })).statusCode).toBe(404);
-    const ok = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer s3cret-token' }, remoteAddress: '203.0.113.9' });
+    const ok = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: 'Bearer s3cret-token' },
+      remoteAddress: '203.0.113.9',
+    });
     expect(ok.statusCode).toBe(200);
   });
 });

@@ -44,7 +44,11 @@ interface Server {
 }
 
 function serve(env: NodeJS.ProcessEnv): Server {
-  const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const srv: Server = { child, log: [], exited: new Promise((r) => child.on('exit', (code) => r(code))) };
   let partial = '';
   const onData = (c: Buffer) => {
@@ -71,10 +75,17 @@ class WsClient {
   reconnects = 0;
   private ws?: { close(): void; terminate(): void };
   private stopped = false;
-  constructor(private readonly url: string, private readonly key: string, private last: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly key: string,
+    private last: string,
+  ) {}
   start() {
     if (this.stopped) return;
-    const ws = new WebSocket(`${this.url.replace('http', 'ws')}/v1/stream/ws?last_event_id=${encodeURIComponent(this.last)}`, { headers: { 'x-api-key': this.key } });
+    const ws = new WebSocket(
+      `${this.url.replace('http', 'ws')}/v1/stream/ws?last_event_id=${encodeURIComponent(this.last)}`,
+      { headers: { 'x-api-key': this.key } },
+    );
     this.ws = ws;
     ws.on('message', (raw: Buffer) => {
       const m = JSON.parse(raw.toString()) as { type: string; id?: string; cursor?: string };
@@ -134,10 +145,23 @@ describe('PostgreSQL restarts under load', () => {
       });
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    env = { ...process.env, DATABASE_URL: pg.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-      WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '3000', STREAM_ROTATE_MS: '7000', STREAM_HEARTBEAT_MS: '1000',
-      RELAY_POLL_MS: '250', KEY_CACHE_MS: '1000', DB_POOL_SIZE: '6' };
-    for (const k of ['NATS_URL', 'REDIS_URL', 'DATABASE_READ_URL', 'METRICS_TOKEN', 'PUBLIC_BASE_URL', 'LDS_ROLES']) delete env[k];
+    env = {
+      ...process.env,
+      DATABASE_URL: pg.url,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1,1,1',
+      WEBHOOK_TIMEOUT_MS: '3000',
+      STREAM_ROTATE_MS: '7000',
+      STREAM_HEARTBEAT_MS: '1000',
+      RELAY_POLL_MS: '250',
+      KEY_CACHE_MS: '1000',
+      DB_POOL_SIZE: '6',
+    };
+    for (const k of ['NATS_URL', 'REDIS_URL', 'DATABASE_READ_URL', 'METRICS_TOKEN', 'PUBLIC_BASE_URL', 'LDS_ROLES'])
+      delete env[k];
     server = serve(env);
     await until('the server to listen', () => server.url !== undefined || server.child.exitCode !== null, 60_000);
     expect(server.url, server.log.join('\n')).toBeDefined();
@@ -156,14 +180,36 @@ describe('PostgreSQL restarts under load', () => {
     const hooked = await fetch(`${server.url}/v1/webhooks`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: JSON.stringify({ webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, events: ['bill_introduced', 'status_change', 'vote_recorded', 'text_updated', 'passed', 'vetoed', 'signed', 'amendment_added'], filters: {} }),
+      body: JSON.stringify({
+        webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        events: [
+          'bill_introduced',
+          'status_change',
+          'vote_recorded',
+          'text_updated',
+          'passed',
+          'vetoed',
+          'signed',
+          'amendment_added',
+        ],
+        filters: {},
+      }),
     });
     expect(hooked.status).toBe(201);
-    await until('the seed changes to be stamped', async () => (await pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0);
-    const { rows: [start] } = await pool.query<{ cursor: string; last: number }>(
+    await until(
+      'the seed changes to be stamped',
+      async () => (await pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+    );
+    const {
+      rows: [start],
+    } = await pool.query<{ cursor: string; last: number }>(
       `SELECT to_char(high_water AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor, last_seq AS last FROM relay_state`,
     );
-    const bills = (await pool.query<{ bill_id: number; state_id: number }>('SELECT bill_id, state_id FROM bills ORDER BY bill_id LIMIT 40')).rows;
+    const bills = (
+      await pool.query<{ bill_id: number; state_id: number }>(
+        'SELECT bill_id, state_id FROM bills ORDER BY bill_id LIMIT 40',
+      )
+    ).rows;
 
     const client = new ResumingSseClient(() => [server.url!], key, start.cursor, { retryMs: 200 });
     client.start();
@@ -178,7 +224,16 @@ describe('PostgreSQL restarts under load', () => {
       for (let i = 0; writing; i++) {
         const b = bills[i % bills.length];
         try {
-          await withTransaction(pool, (c) => recordChanges(c, [{ bill_id: b.bill_id, state_id: b.state_id, reason: reasons[i % reasons.length], new_status: i % reasons.length === 0 ? 1 + (i % 6) : null }]));
+          await withTransaction(pool, (c) =>
+            recordChanges(c, [
+              {
+                bill_id: b.bill_id,
+                state_id: b.state_id,
+                reason: reasons[i % reasons.length],
+                new_status: i % reasons.length === 0 ? 1 + (i % 6) : null,
+              },
+            ]),
+          );
           committed++;
           await sleep(40);
         } catch {
@@ -192,20 +247,37 @@ describe('PostgreSQL restarts under load', () => {
     const statuses = new Map<number, number>();
     const bad: string[] = [];
     let unavailable = 0;
-    const paths = ['/v1/bills?state=CA&limit=5', `/v1/bills/${bills[0].bill_id}`, `/v1/changes?since=${start.cursor}&limit=5`, '/v1/legislators?limit=3', '/v1/webhooks', '/v1/states'];
+    const paths = [
+      '/v1/bills?state=CA&limit=5',
+      `/v1/bills/${bills[0].bill_id}`,
+      `/v1/changes?since=${start.cursor}&limit=5`,
+      '/v1/legislators?limit=3',
+      '/v1/webhooks',
+      '/v1/states',
+    ];
     const requests = (async () => {
       for (let i = 0; requesting; i++) {
         try {
-          const res = await fetch(`${server.url}${paths[i % paths.length]}`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(15_000) });
+          const res = await fetch(`${server.url}${paths[i % paths.length]}`, {
+            headers: { 'x-api-key': key },
+            signal: AbortSignal.timeout(15_000),
+          });
           const text = await res.text();
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           if (res.status === 503) {
             unavailable++;
-            const body = JSON.parse(text) as { error: { code: string; message: string; request_id: string; docs: string } };
-            expect(body.error).toMatchObject({ code: 'service_unavailable', request_id: expect.any(String), docs: expect.any(String) });
+            const body = JSON.parse(text) as {
+              error: { code: string; message: string; request_id: string; docs: string };
+            };
+            expect(body.error).toMatchObject({
+              code: 'service_unavailable',
+              request_id: expect.any(String),
+              docs: expect.any(String),
+            });
             expect(res.headers.get('retry-after')).not.toBeNull();
             if (/postgres|ECONN|terminat|connect|sql/i.test(body.error.message)) bad.push(`internals in 503: ${text}`);
-          } else if (res.status >= 500 || res.status === 400 || res.status === 404) bad.push(`${res.status} ${paths[i % paths.length]}: ${text}`);
+          } else if (res.status >= 500 || res.status === 400 || res.status === 404)
+            bad.push(`${res.status} ${paths[i % paths.length]}: ${text}`);
         } catch (err) {
           bad.push(`request failed: ${(err as Error).message}`);
         }
@@ -219,36 +291,68 @@ describe('PostgreSQL restarts under load', () => {
       const seen = client.ids.length;
       const committedNow = committed;
       const wsSeen = wsClient.ids.length;
-      await until(`changes to flow before restart ${n + 1}`, () => committed > committedNow + 5 && client.ids.length > seen + 5 && wsClient.ids.length > wsSeen + 5);
-      const [errors, refused, wsErrors, wsRefused, down503] = [client.errors, client.refused, wsClient.errors, wsClient.refused, unavailable];
+      await until(
+        `changes to flow before restart ${n + 1}`,
+        () => committed > committedNow + 5 && client.ids.length > seen + 5 && wsClient.ids.length > wsSeen + 5,
+      );
+      const [errors, refused, wsErrors, wsRefused, down503] = [
+        client.errors,
+        client.refused,
+        wsClient.errors,
+        wsClient.refused,
+        unavailable,
+      ];
       await stopDb(mode);
       // While it is down: the API answers 503 and the open stream is told (or, reconnecting, refused).
       await until(`a 503 during outage ${n + 1}`, () => unavailable > down503, 30_000);
-      await until(`the SSE client to hear of outage ${n + 1}`, () => client.errors > errors || client.refused > refused, 30_000);
-      await until(`the WebSocket client to hear of outage ${n + 1}`, () => wsClient.errors > wsErrors || wsClient.refused > wsRefused, 30_000);
+      await until(
+        `the SSE client to hear of outage ${n + 1}`,
+        () => client.errors > errors || client.refused > refused,
+        30_000,
+      );
+      await until(
+        `the WebSocket client to hear of outage ${n + 1}`,
+        () => wsClient.errors > wsErrors || wsClient.refused > wsRefused,
+        30_000,
+      );
       await startDb();
     }
 
     writing = false;
     await writer;
-    await until('every change to be stamped', async () => (await pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0);
+    await until(
+      'every change to be stamped',
+      async () => (await pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+    );
     const { rows } = await pool.query<{ id: string; change_id: number; reason: string; new_status: number | null }>(
       `SELECT to_char(c.changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS id, c.change_id, r.reason_name AS reason, c.new_status
        FROM changes c JOIN change_reasons r USING (reason_id) WHERE c.seq > $1 ORDER BY c.seq`,
       [start.last],
     );
     const expectedIds = rows.map((r) => r.id);
-    const expectedEvents = rows.flatMap((r) => eventsForChange(r.reason, r.new_status).map((t) => `evt_${r.change_id}_${t}`));
-    await until('the stream clients to have every change', () => client.ids.length >= expectedIds.length && wsClient.ids.length >= expectedIds.length, 60_000).catch(() => undefined);
-    await until('the receiver to have every webhook event', () => expectedEvents.every((e) => received.has(e)), 90_000).catch(() => undefined);
+    const expectedEvents = rows.flatMap((r) =>
+      eventsForChange(r.reason, r.new_status).map((t) => `evt_${r.change_id}_${t}`),
+    );
+    await until(
+      'the stream clients to have every change',
+      () => client.ids.length >= expectedIds.length && wsClient.ids.length >= expectedIds.length,
+      60_000,
+    ).catch(() => undefined);
+    await until(
+      'the receiver to have every webhook event',
+      () => expectedEvents.every((e) => received.has(e)),
+      90_000,
+    ).catch(() => undefined);
     requesting = false;
     await requests;
     client.stop();
     wsClient.stop();
 
     if (process.env.PG_RESTART_LOG) await fs.writeFile(process.env.PG_RESTART_LOG, server.log.join('\n'));
-    console.log(`pg-restart: ${RESTARTS} restarts; ${expectedIds.length} changes committed (${committed} acknowledged), ${expectedEvents.length} webhook events, ` +
-      `${received.size} received (${posts - received.size} repeats); SSE errors ${client.errors}, reconnects ${client.reconnects}, refused ${client.refused}; WebSocket errors ${wsClient.errors}, reconnects ${wsClient.reconnects}, refused ${wsClient.refused}; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `pg-restart: ${RESTARTS} restarts; ${expectedIds.length} changes committed (${committed} acknowledged), ${expectedEvents.length} webhook events, ` +
+        `${received.size} received (${posts - received.size} repeats); SSE errors ${client.errors}, reconnects ${client.reconnects}, refused ${client.refused}; WebSocket errors ${wsClient.errors}, reconnects ${wsClient.reconnects}, refused ${wsClient.refused}; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     expect(server.child.exitCode, server.log.slice(-40).join('\n')).toBeNull();
     // nothing crashed or escaped as a bug (outage lines are warnings; the key check logs its own)
     expect(server.log.filter((l) => /Unhandled|uncaught|"level":60|"msg":"unhandled error"/i.test(l))).toEqual([]);
@@ -275,11 +379,15 @@ describe('PostgreSQL restarts under load', () => {
     // still down from the previous test
     const quick = serve({ ...env, DB_START_TIMEOUT_MS: '1500' });
     expect(await quick.exited).toBe(1);
-    expect(quick.log.join('\n')).toMatch(/cannot connect to PostgreSQL: still unreachable after \d+ s \(DB_START_TIMEOUT_MS\)/);
+    expect(quick.log.join('\n')).toMatch(
+      /cannot connect to PostgreSQL: still unreachable after \d+ s \(DB_START_TIMEOUT_MS\)/,
+    );
 
     const patient = serve({ ...env, DB_START_TIMEOUT_MS: '120000' });
     try {
-      await until('the waiting line', () => patient.log.some((l) => l.includes('waiting for PostgreSQL to accept connections')));
+      await until('the waiting line', () =>
+        patient.log.some((l) => l.includes('waiting for PostgreSQL to accept connections')),
+      );
       await startDb();
       await until('the server to listen', () => patient.url !== undefined || patient.child.exitCode !== null);
       expect(patient.url, patient.log.join('\n')).toBeDefined();

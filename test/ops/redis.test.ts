@@ -49,7 +49,11 @@ class OwnRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
   async start() {
-    this.proc = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    this.proc = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
     await waitFor('redis-server to answer PING', () => pong(this.port));
   }
   async kill() {
@@ -98,7 +102,10 @@ describe('Redis outage', () => {
     // i.e. without a Redis round trip or a reconnection wait (the old code queued the command).
     const key = { api_key_id: 'k_probe', monthly_cap: 100, burst_limit: 100 };
     const settled = await Promise.race([
-      Promise.resolve(t.app.limiter.hit(key, new Date())).then(() => 'answered', () => 'refused'),
+      Promise.resolve(t.app.limiter.hit(key, new Date())).then(
+        () => 'answered',
+        () => 'refused',
+      ),
       new Promise((resolve) => setImmediate(() => resolve('still waiting'))),
     ]);
     expect(settled).toBe('refused');
@@ -134,7 +141,13 @@ describe('startServer with an unreachable REDIS_URL', () => {
 
   it('/v1/ready answers 503 naming redis, and keyed requests 503 too', async () => {
     const closed = await freePort();
-    const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL: `redis://127.0.0.1:${closed}`, PORT: '0', LDS_ROLES: 'api', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATABASE_URL: db.url,
+      REDIS_URL: `redis://127.0.0.1:${closed}`,
+      PORT: '0',
+      LDS_ROLES: 'api',
+      LOG_LEVEL: 'silent',
+    });
     server = await startServer(config, createLogger('silent', { pretty: false }));
     const url = server.url!;
     await waitFor('readiness to report Redis down', async () => (await fetch(`${url}/v1/ready`)).status === 503);

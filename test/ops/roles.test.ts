@@ -23,12 +23,23 @@ interface Probes {
 /** The probe and scrape paths of each role's Deployment. */
 function manifestProbes(): Probes[] {
   const dir = path.join(root, 'deploy/k8s');
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').flatMap((f) =>
-    YAML.parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8')).map((d) => d.toJS()).filter((d) => d?.kind === 'Deployment').map((d) => {
-      const c = d.spec.template.spec.containers[0];
-      return { role: c.args[2] as string, ready: c.readinessProbe.httpGet.path, live: c.livenessProbe.httpGet.path, metrics: d.spec.template.metadata.annotations['prometheus.io/path'] };
-    }),
-  );
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+    .flatMap((f) =>
+      YAML.parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8'))
+        .map((d) => d.toJS())
+        .filter((d) => d?.kind === 'Deployment')
+        .map((d) => {
+          const c = d.spec.template.spec.containers[0];
+          return {
+            role: c.args[2] as string,
+            ready: c.readinessProbe.httpGet.path,
+            live: c.livenessProbe.httpGet.path,
+            metrics: d.spec.template.metadata.annotations['prometheus.io/path'],
+          };
+        }),
+    );
 }
 
 interface Proc {
@@ -49,11 +60,16 @@ describe('each role serves its probes and metrics', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all(procs.map((p) => new Promise<void>((resolve) => {
-      if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
-      p.child.once('exit', () => resolve());
-      p.child.kill('SIGTERM');
-    })));
+    await Promise.all(
+      procs.map(
+        (p) =>
+          new Promise<void>((resolve) => {
+            if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve();
+            p.child.once('exit', () => resolve());
+            p.child.kill('SIGTERM');
+          }),
+      ),
+    );
     await db?.drop();
   });
 
@@ -66,7 +82,11 @@ describe('each role serves its probes and metrics', () => {
       PORT: '0',
       LOG_LEVEL: 'warn',
     };
-    const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', role], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', role], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const p: Proc = { role, child, output: '' };
     const onData = (c: Buffer) => {
       p.output += c.toString();
@@ -85,15 +105,24 @@ describe('each role serves its probes and metrics', () => {
   it('answers the readiness and liveness probes and the scrape of its Deployment', async () => {
     const started = probes.map((p) => ({ probes: p, proc: start(p.role) }));
     for (const { probes: pr, proc } of started) {
-      await waitFor(`${pr.role} to listen`, () => proc.url !== undefined || proc.child.exitCode !== null, 90_000).catch((err: Error) => {
-        throw new Error(`${err.message}: ${proc.output.slice(-800)}`);
-      });
+      await waitFor(`${pr.role} to listen`, () => proc.url !== undefined || proc.child.exitCode !== null, 90_000).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}: ${proc.output.slice(-800)}`);
+        },
+      );
       expect(proc.url, `${pr.role} listens on nothing: ${proc.output.slice(-800)}`).toBeDefined();
 
       const live = await fetch(`${proc.url}${pr.live}`);
       expect(live.status, `${pr.role} ${pr.live}`).toBe(200);
-      await waitFor(`${pr.role} to be ready`, async () => (await fetch(`${proc.url}${pr.ready}`)).status === 200, 30_000);
-      const ready = (await (await fetch(`${proc.url}${pr.ready}`)).json()) as { roles: string[]; checks: { database: boolean; redis: boolean | null; relay: boolean | null } };
+      await waitFor(
+        `${pr.role} to be ready`,
+        async () => (await fetch(`${proc.url}${pr.ready}`)).status === 200,
+        30_000,
+      );
+      const ready = (await (await fetch(`${proc.url}${pr.ready}`)).json()) as {
+        roles: string[];
+        checks: { database: boolean; redis: boolean | null; relay: boolean | null };
+      };
       const roles = pr.role.split(',');
       expect(ready.roles).toEqual(roles);
       expect(ready.checks.database).toBe(true);

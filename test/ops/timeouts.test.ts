@@ -13,7 +13,9 @@ describe('server timeouts', () => {
   let t: TestApp;
   let port: number;
   beforeAll(async () => {
-    t = await testApp({ config: { headersTimeoutMs: 1000, requestTimeoutMs: 1500, streamHeartbeatMs: 200, streamRotateMs: 60_000 } });
+    t = await testApp({
+      config: { headersTimeoutMs: 1000, requestTimeoutMs: 1500, streamHeartbeatMs: 200, streamRotateMs: 60_000 },
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as net.AddressInfo).port;
   });
@@ -93,13 +95,18 @@ describe('server timeouts', () => {
       ws.once('error', reject);
     });
 
-    const answer = await trickle(`POST /v1/webhooks HTTP/1.1\r\nHost: x\r\nX-API-Key: ${t.key}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n`);
+    const answer = await trickle(
+      `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\nX-API-Key: ${t.key}\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n`,
+    );
     expect408(answer);
 
     // Both streams outlived the request timeout and still receive heartbeats.
     const countPings = () => (received.match(/: ping /g) ?? []).length;
     const [pings, msgs] = [countPings(), wsMessages];
-    await waitFor('a heartbeat on both streams', () => (countPings() > pings && wsMessages > msgs) || sse.destroyed || ws.readyState !== WebSocket.OPEN);
+    await waitFor(
+      'a heartbeat on both streams',
+      () => (countPings() > pings && wsMessages > msgs) || sse.destroyed || ws.readyState !== WebSocket.OPEN,
+    );
     expect(countPings()).toBeGreaterThan(pings);
     expect(wsMessages).toBeGreaterThan(msgs);
     expect(sse.destroyed).toBe(false);
@@ -109,7 +116,9 @@ describe('server timeouts', () => {
   }, 20_000);
 
   it('a chunked body announcing a chunk of FFFFFFFFFFFFFFFF bytes gets 408, not an endless wait', async () => {
-    const answer = await trickle(`POST /v1/webhooks HTTP/1.1\r\nHost: x\r\nX-API-Key: ${t.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFF\r\n{"`);
+    const answer = await trickle(
+      `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\nX-API-Key: ${t.key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFF\r\n{"`,
+    );
     expect408(answer);
   }, 20_000);
 });
@@ -140,12 +149,18 @@ describe('unauthenticated connections', () => {
     });
   }
 
-  for (const [name, key] of [['no key', ''], ['an unknown key', 'X-API-Key: lds_not_a_key\r\n']] as const) {
+  for (const [name, key] of [
+    ['no key', ''],
+    ['an unknown key', 'X-API-Key: lds_not_a_key\r\n'],
+  ] as const) {
     it(`closes the connection once the 401 is sent (${name}), keep-alive or a body still coming`, async () => {
       const keepAlive = await send(`GET /v1/bills HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n${key}\r\n`, false);
       expect(keepAlive).toMatch(/^HTTP\/1\.1 401 /);
       expect(keepAlive).toMatch(/\r\nconnection: close\r\n/i);
-      const slowBody = await send(`POST /v1/webhooks HTTP/1.1\r\nHost: x\r\n${key}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n`, true);
+      const slowBody = await send(
+        `POST /v1/webhooks HTTP/1.1\r\nHost: x\r\n${key}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n`,
+        true,
+      );
       expect(slowBody).toMatch(/^HTTP\/1\.1 401 /);
       expect(slowBody).toContain('"code":"' + (key ? 'invalid_api_key' : 'unauthorized') + '"');
     }, 20_000);

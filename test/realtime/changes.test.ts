@@ -11,7 +11,15 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 interface Feed {
-  data: { bill_id: number; bill_number: string; state_abbr: string; title: string; reason_id: number; reason_name: string; changed_at: string }[];
+  data: {
+    bill_id: number;
+    bill_number: string;
+    state_abbr: string;
+    title: string;
+    reason_id: number;
+    reason_name: string;
+    changed_at: string;
+  }[];
   summary: { since: string; server_now: string };
 }
 
@@ -30,7 +38,15 @@ describe('GET /v1/changes', () => {
       const f = await feed('since=2000-01-01');
       return f.data.length >= 3 && f;
     });
-    expect(Object.keys(all.data[0])).toEqual(['bill_id', 'bill_number', 'state_abbr', 'title', 'reason_id', 'reason_name', 'changed_at']);
+    expect(Object.keys(all.data[0])).toEqual([
+      'bill_id',
+      'bill_number',
+      'state_abbr',
+      'title',
+      'reason_id',
+      'reason_name',
+      'changed_at',
+    ]);
     const times = all.data.map((r) => r.changed_at);
     expect([...times].sort().reverse()).toEqual(times);
     expect(all.summary.since).toBe('2000-01-01T00:00:00.000000Z');
@@ -40,14 +56,31 @@ describe('GET /v1/changes', () => {
     // states= (CSV, as on /v1/stream) filters too, alone or with state= (either matches)
     expect((await feed('since=2000-01-01&states=ny')).data.map((r) => r.state_abbr)).toEqual(['NY', 'NY']);
     expect((await feed('since=2000-01-01&states=ca,tx')).data.map((r) => r.state_abbr)).toEqual(['TX']);
-    expect((await feed('since=2000-01-01&states=tx&state=NY')).data.map((r) => r.state_abbr).sort()).toEqual(['NY', 'NY', 'TX']);
+    expect((await feed('since=2000-01-01&states=tx&state=NY')).data.map((r) => r.state_abbr).sort()).toEqual([
+      'NY',
+      'NY',
+      'TX',
+    ]);
     const votes = await feed('since=2000-01-01&reason=Vote');
     expect(votes.data).toHaveLength(1);
-    expect(votes.data[0]).toMatchObject({ bill_id: billOf('TX', 4), bill_number: 'HB4', reason_id: 23, reason_name: 'Vote' });
+    expect(votes.data[0]).toMatchObject({
+      bill_id: billOf('TX', 4),
+      bill_number: 'HB4',
+      reason_id: 23,
+      reason_name: 'Vote',
+    });
   });
 
   it('answers 400 for a malformed since, an unknown reason or state', async () => {
-    for (const qs of ['since=yesterday', 'since=2026-13-01', 'reason=vote', 'reason=Bogus', 'state=XX', 'states=TX,XX', 'sate=MS']) {
+    for (const qs of [
+      'since=yesterday',
+      'since=2026-13-01',
+      'reason=vote',
+      'reason=Bogus',
+      'state=XX',
+      'states=TX,XX',
+      'sate=MS',
+    ]) {
       const res = await env.app.inject({ url: `/v1/changes?${qs}`, headers: { 'x-api-key': env.key } });
       expect(res.statusCode, qs).toBe(400);
       expect(res.json().error.code).toBe('bad_request');
@@ -55,7 +88,10 @@ describe('GET /v1/changes', () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ minLength: 1, maxLength: 30 }), async (s) => {
         fc.pre(!/^\d{4}-\d{2}-\d{2}/.test(s));
-        const res = await env.app.inject({ url: `/v1/changes?since=${encodeURIComponent(s)}`, headers: { 'x-api-key': env.key } });
+        const res = await env.app.inject({
+          url: `/v1/changes?since=${encodeURIComponent(s)}`,
+          headers: { 'x-api-key': env.key },
+        });
         expect(res.statusCode).toBe(400);
       }),
       { numRuns: 40 },
@@ -75,7 +111,15 @@ describe('GET /v1/changes', () => {
           await client.query('BEGIN');
           const state = Object.keys(STATE_IDS)[(w + i) % 4];
           const n = 1 + (i % 3);
-          await recordChanges(client, Array.from({ length: n }, (_, k) => ({ bill_id: billOf(state, 1 + ((i + k) % 20)), state_id: STATE_IDS[state], reason: 'StatusChange' as const, detail: { w, i, k } })));
+          await recordChanges(
+            client,
+            Array.from({ length: n }, (_, k) => ({
+              bill_id: billOf(state, 1 + ((i + k) % 20)),
+              state_id: STATE_IDS[state],
+              reason: 'StatusChange' as const,
+              detail: { w, i, k },
+            })),
+          );
           // hold the transaction open a random while so commits land out of change_id order
           await client.query('SELECT pg_sleep($1)', [Math.random() * 0.05]);
           await client.query('COMMIT');
@@ -94,7 +138,9 @@ describe('GET /v1/changes', () => {
         expect(f.summary.server_now >= since).toBe(true);
         since = f.summary.server_now;
         if (done && f.data.length === 0) {
-          const { rows } = await env.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL');
+          const { rows } = await env.db.pool.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM changes WHERE seq IS NULL',
+          );
           if (rows[0].n === 0) {
             const last = await feed(`since=${encodeURIComponent(since)}&limit=1000`);
             for (const r of last.data) seen.push(r.changed_at);
@@ -120,11 +166,20 @@ describe('GET /v1/changes', () => {
 
   // Last in the file: it adds more than a page of changes, which the exactly-once test above must not see.
   it('clamps limit to 1000 when more changes match', async () => {
-    const { rows } = await env.db.pool.query<{ t: string }>(`SELECT to_char(max(changed_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes`);
+    const { rows } = await env.db.pool.query<{ t: string }>(
+      `SELECT to_char(max(changed_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes`,
+    );
     const before = rows[0].t;
     const n = 1050;
     await withTransaction(env.db.pool, (c) =>
-      recordChanges(c, Array.from({ length: n }, (_, i) => ({ bill_id: billOf('FL', 1 + (i % 20)), state_id: STATE_IDS.FL, reason: 'StatusChange' as const }))),
+      recordChanges(
+        c,
+        Array.from({ length: n }, (_, i) => ({
+          bill_id: billOf('FL', 1 + (i % 20)),
+          state_id: STATE_IDS.FL,
+          reason: 'StatusChange' as const,
+        })),
+      ),
     );
     await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
     const since = encodeURIComponent(before);

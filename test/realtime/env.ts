@@ -30,7 +30,10 @@ export async function seedBills(db: Queryable): Promise<void> {
   let id = 10_000_000;
   for (const [abbr, sid] of Object.entries(STATE_IDS)) {
     const session = 10_000_000 + sid;
-    await db.query(`INSERT INTO sessions (session_id, state_id, year_start, year_end, session_name) VALUES ($1, $2, 2026, 2026, 'Regular Session')`, [session, sid]);
+    await db.query(
+      `INSERT INTO sessions (session_id, state_id, year_start, year_end, session_name) VALUES ($1, $2, 2026, 2026, 'Regular Session')`,
+      [session, sid],
+    );
     for (let i = 1; i <= 20; i++) {
       id++;
       await db.query(
@@ -48,7 +51,13 @@ export function billOf(state: string, i = 1): number {
   return 10_000_000 + idx * 20 + i;
 }
 
-export async function change(db: TestDatabase | { pool: TestDatabase['pool'] }, state: string, reason: ReasonName = 'StatusChange', i = 1, detail: Record<string, unknown> = {}) {
+export async function change(
+  db: TestDatabase | { pool: TestDatabase['pool'] },
+  state: string,
+  reason: ReasonName = 'StatusChange',
+  i = 1,
+  detail: Record<string, unknown> = {},
+) {
   const input: ChangeInput = { bill_id: billOf(state, i), state_id: STATE_IDS[state], reason, detail };
   await withTransaction(db.pool, (c) => recordChanges(c, [input]));
 }

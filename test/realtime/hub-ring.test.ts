@@ -18,12 +18,23 @@ describe('stream hub start', () => {
   it('loads the recent stamped events into its ring without a warning', async () => {
     await change(env.db, 'CA', 'NewBill', 1);
     await change(env.db, 'TX', 'Vote', 2);
-    await until(async () => (await env.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NOT NULL')).rows[0].n >= 2);
+    await until(
+      async () =>
+        (await env.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NOT NULL')).rows[0].n >= 2,
+    );
     const warnings: string[] = [];
     const bus = new MemoryBus<ChangeEvent>();
     const hub = new Hub({
-      db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: (_o: object, msg: string) => warnings.push(msg) },
-      heartbeatMs: 60_000, rotateMs: 60_000, rotateJitterPct: 0, bufferBytes: 1 << 20, replayMaxEvents: 5000, replaysPerKey: 2,
+      db: env.db.pool,
+      dbRead: env.db.pool,
+      bus,
+      log: { warn: (_o: object, msg: string) => warnings.push(msg) },
+      heartbeatMs: 60_000,
+      rotateMs: 60_000,
+      rotateJitterPct: 0,
+      bufferBytes: 1 << 20,
+      replayMaxEvents: 5000,
+      replaysPerKey: 2,
     } as ConstructorParameters<typeof Hub>[0]);
     try {
       await hub.init();

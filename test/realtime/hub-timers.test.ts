@@ -41,8 +41,16 @@ describe('stream hub timers', () => {
   it('attaches 200 connections without a timer each, still pings (spread over ticks) and rotates every one', async () => {
     const bus = new MemoryBus<ChangeEvent>();
     const hub = new Hub({
-      db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
-      heartbeatMs: 1600, rotateMs: 2500, rotateJitterPct: 10, bufferBytes: 1 << 20, replayMaxEvents: 5000, replaysPerKey: 2,
+      db: env.db.pool,
+      dbRead: env.db.pool,
+      bus,
+      log: { warn: () => undefined },
+      heartbeatMs: 1600,
+      rotateMs: 2500,
+      rotateJitterPct: 10,
+      bufferBytes: 1 << 20,
+      replayMaxEvents: 5000,
+      replaysPerKey: 2,
     });
     try {
       await hub.init();
@@ -77,8 +85,16 @@ describe('stream hub timers', () => {
     const bus = new MemoryBus<ChangeEvent>();
     const life = 1000;
     const hub = new Hub({
-      db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
-      heartbeatMs: 60_000, rotateMs: life, rotateJitterPct: 0, bufferBytes: 1 << 20, replayMaxEvents: 5000, replaysPerKey: 2,
+      db: env.db.pool,
+      dbRead: env.db.pool,
+      bus,
+      log: { warn: () => undefined },
+      heartbeatMs: 60_000,
+      rotateMs: life,
+      rotateJitterPct: 0,
+      bufferBytes: 1 << 20,
+      replayMaxEvents: 5000,
+      replaysPerKey: 2,
     });
     type Wheel = { slotOf: Map<unknown, number>; slotMs: number };
     const internals = (hub as unknown as { fanout: { deferred: Set<unknown>; rotations: Wheel } }).fanout;

@@ -20,8 +20,16 @@ function counting(pool: Pool) {
   const n = { statements: 0, connects: 0 };
   const wrapped = new Proxy(pool, {
     get(target, prop, receiver) {
-      if (prop === 'query') return (...args: unknown[]) => { n.statements++; return (target.query as (...a: unknown[]) => unknown)(...args); };
-      if (prop === 'connect') return (...args: unknown[]) => { n.connects++; return (target.connect as (...a: unknown[]) => unknown)(...args); };
+      if (prop === 'query')
+        return (...args: unknown[]) => {
+          n.statements++;
+          return (target.query as (...a: unknown[]) => unknown)(...args);
+        };
+      if (prop === 'connect')
+        return (...args: unknown[]) => {
+          n.connects++;
+          return (target.connect as (...a: unknown[]) => unknown)(...args);
+        };
       const v = Reflect.get(target, prop, receiver);
       return typeof v === 'function' ? v.bind(target) : v;
     },
@@ -30,7 +38,11 @@ function counting(pool: Pool) {
 }
 
 const relayState = async () =>
-  (await env.db.pool.query<{ last_seq: number; published_seq: number }>('SELECT last_seq, published_seq FROM relay_state WHERE id = 1')).rows[0];
+  (
+    await env.db.pool.query<{ last_seq: number; published_seq: number }>(
+      'SELECT last_seq, published_seq FROM relay_state WHERE id = 1',
+    )
+  ).rows[0];
 
 describe('relay hot path', () => {
   it('publishes a change after one statement and records the published cursor once idle', async () => {
@@ -52,7 +64,10 @@ describe('relay hot path', () => {
       await change(env.db, 'NY', 'Vote', 7);
       const got = await until(() => seen.find((s) => s.event.seq === before.last_seq + 1));
       expect(got.event).toMatchObject({ state: 'NY', reason: 'Vote', bill_number: 'HB7' });
-      expect({ statements: got.statements - base.statements, connects: got.connects - base.connects }).toEqual({ statements: 1, connects: 0 });
+      expect({ statements: got.statements - base.statements, connects: got.connects - base.connects }).toEqual({
+        statements: 1,
+        connects: 0,
+      });
       await until(async () => (await relayState()).published_seq === before.last_seq + 1);
     } finally {
       await relay?.stop();

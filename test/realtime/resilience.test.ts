@@ -16,7 +16,9 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 const stamped = async () => {
-  const { rows } = await env.db.pool.query<{ t: string }>(`SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE changed_at IS NOT NULL ORDER BY changed_at`);
+  const { rows } = await env.db.pool.query<{ t: string }>(
+    `SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE changed_at IS NOT NULL ORDER BY changed_at`,
+  );
   return rows.map((r) => r.t);
 };
 
@@ -30,16 +32,28 @@ describe('realtime under failure', () => {
     readUrl.port = String(port);
     const readPool = createPool(readUrl.toString(), 4, 'lds-test-read');
     const cfg = testConfig({ streamHeartbeatMs: 300, streamRotateMs: 120_000 });
-    const app = await buildApp(cfg, { db: env.db.pool, dbRead: readPool, logger: false, bus: env.relayBus, databaseUrl: env.db.url });
+    const app = await buildApp(cfg, {
+      db: env.db.pool,
+      dbRead: readPool,
+      logger: false,
+      bus: env.relayBus,
+      databaseUrl: env.db.url,
+    });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const before = (await stamped()).at(-1) ?? '2000-01-01T00:00:00Z';
       proxy.down();
-      await env.db.pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'lds-test-read'`);
+      await env.db.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'lds-test-read'`,
+      );
       const s = await openStream(`${url}/v1/stream?since=${before}&states=TX`, { 'x-api-key': env.key });
       expect(s.status).toBe(200);
       const err = await until(() => s.events().find((e) => e.event === 'error'));
-      expect(JSON.parse(err.data!)).toMatchObject({ reason: 'database_unavailable', cursor: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), retry_ms: expect.any(Number) });
+      expect(JSON.parse(err.data!)).toMatchObject({
+        reason: 'database_unavailable',
+        cursor: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+        retry_ms: expect.any(Number),
+      });
       await change(env.db, 'TX', 'Amendment', 9);
       await change(env.db, 'TX', 'Amendment', 10);
       // Both are stamped and published while the stream's database is still unreachable.
@@ -47,7 +61,12 @@ describe('realtime under failure', () => {
       proxy.up();
       await change(env.db, 'TX', 'Amendment', 11);
       await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
-      const expected = (await env.db.pool.query<{ t: string }>(`SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE state_id = 43 AND changed_at > $1::timestamptz ORDER BY changed_at`, [before])).rows.map((r) => r.t);
+      const expected = (
+        await env.db.pool.query<{ t: string }>(
+          `SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE state_id = 43 AND changed_at > $1::timestamptz ORDER BY changed_at`,
+          [before],
+        )
+      ).rows.map((r) => r.t);
       await until(async () => changeEvents(s).length >= expected.length && (await stamped()).length > 0);
       expect(changeEvents(s).map((e) => e.id)).toEqual(expected);
       s.close();
@@ -60,7 +79,13 @@ describe('realtime under failure', () => {
 
   it('fails over to a standby relay when the active one loses its lock session, losing and duplicating nothing', async () => {
     const s = await openStream(`${env.url}/v1/stream?since=${(await stamped()).at(-1)}`, { 'x-api-key': env.key });
-    const standby = await startRelay({ config: env.config, db: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
+    const standby = await startRelay({
+      config: env.config,
+      db: env.db.pool,
+      databaseUrl: env.db.url,
+      bus: env.relayBus,
+      log: silent,
+    });
     try {
       expect(env.relay.isActive()).toBe(true);
       expect(standby.isActive()).toBe(false);
@@ -76,17 +101,27 @@ describe('realtime under failure', () => {
       // the active relay's process dies: its lock session is killed and it never comes back
       await env.db.pool.query(
         `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted
-           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [RELAY_LOCK_KEY]);
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        [RELAY_LOCK_KEY],
+      );
       await env.relay.stop();
       await until(() => standby.isActive());
       expect(env.relay.isActive()).toBe(false);
       await writes;
-      const { rows } = await env.db.pool.query<{ n: number; max: number; unstamped: number }>('SELECT count(seq)::int AS n, max(seq)::int AS max, count(*) FILTER (WHERE seq IS NULL)::int AS unstamped FROM changes');
+      const { rows } = await env.db.pool.query<{ n: number; max: number; unstamped: number }>(
+        'SELECT count(seq)::int AS n, max(seq)::int AS max, count(*) FILTER (WHERE seq IS NULL)::int AS unstamped FROM changes',
+      );
       await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
-      const after = await env.db.pool.query<{ n: number; max: number }>('SELECT count(seq)::int AS n, max(seq)::int AS max FROM changes');
+      const after = await env.db.pool.query<{ n: number; max: number }>(
+        'SELECT count(seq)::int AS n, max(seq)::int AS max FROM changes',
+      );
       expect(after.rows[0].n).toBe(after.rows[0].max); // seq is gapless and unique
       expect(rows[0].n + rows[0].unstamped).toBe(after.rows[0].n);
-      const nyCount = (await env.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM changes WHERE state_id = 32 AND detail = '{}' AND changed_at > now() - interval '1 minute'`)).rows[0].n;
+      const nyCount = (
+        await env.db.pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM changes WHERE state_id = 32 AND detail = '{}' AND changed_at > now() - interval '1 minute'`,
+        )
+      ).rows[0].n;
       await until(() => changeEvents(s).filter((e) => JSON.parse(e.data!).state === 'NY').length >= 30);
       const ids = changeEvents(s).map((e) => e.id);
       expect(new Set(ids).size).toBe(ids.length);
@@ -94,7 +129,13 @@ describe('realtime under failure', () => {
       s.close();
     } finally {
       await standby.stop();
-      env.relay = await startRelay({ config: env.config, db: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
+      env.relay = await startRelay({
+        config: env.config,
+        db: env.db.pool,
+        databaseUrl: env.db.url,
+        bus: env.relayBus,
+        log: silent,
+      });
     }
   });
 
@@ -114,26 +155,47 @@ describe('realtime under failure', () => {
     await env.relay.stop();
     const since = (await stamped()).at(-1)!;
     const s = await openStream(`${env.url}/v1/stream?since=${since}&states=FL`, { 'x-api-key': env.key });
-    const relay = await startRelay({ config: env.config, db: env.db.pool, databaseUrl: env.db.url, bus: flaky, log: silent });
+    const relay = await startRelay({
+      config: env.config,
+      db: env.db.pool,
+      databaseUrl: env.db.url,
+      bus: flaky,
+      log: silent,
+    });
     try {
       await until(() => relay.isActive());
       for (let i = 0; i < 10; i++) await change(env.db, 'FL', 'Vote', 1 + i);
       await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
-      const st = await env.db.pool.query<{ last_seq: number; published_seq: number }>('SELECT last_seq, published_seq FROM relay_state');
+      const st = await env.db.pool.query<{ last_seq: number; published_seq: number }>(
+        'SELECT last_seq, published_seq FROM relay_state',
+      );
       expect(st.rows[0].published_seq).toBeLessThan(st.rows[0].last_seq);
       down = false;
       await until(async () => {
-        const r = await env.db.pool.query<{ last_seq: number; published_seq: number }>('SELECT last_seq, published_seq FROM relay_state');
+        const r = await env.db.pool.query<{ last_seq: number; published_seq: number }>(
+          'SELECT last_seq, published_seq FROM relay_state',
+        );
         return r.rows[0].published_seq === r.rows[0].last_seq;
       });
       await until(() => changeEvents(s).length >= 10);
       const ids = changeEvents(s).map((e) => e.id);
-      const expected = (await env.db.pool.query<{ t: string }>(`SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE state_id = 9 AND changed_at > $1::timestamptz ORDER BY changed_at`, [since])).rows.map((r) => r.t);
+      const expected = (
+        await env.db.pool.query<{ t: string }>(
+          `SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE state_id = 9 AND changed_at > $1::timestamptz ORDER BY changed_at`,
+          [since],
+        )
+      ).rows.map((r) => r.t);
       expect(ids).toEqual(expected);
       s.close();
     } finally {
       await relay.stop();
-      env.relay = await startRelay({ config: env.config, db: env.db.pool, databaseUrl: env.db.url, bus: env.relayBus, log: silent });
+      env.relay = await startRelay({
+        config: env.config,
+        db: env.db.pool,
+        databaseUrl: env.db.url,
+        bus: env.relayBus,
+        log: silent,
+      });
     }
   });
 

@@ -14,7 +14,13 @@ import { billOf, change, realtimeEnv, STATE_IDS, until, type Env } from './env.j
 import { changeEvents, openStream, type RawStream } from './sse-client.js';
 
 const BEHIND = 1200;
-const SETTINGS = { streamBufferBytes: 4096, streamReplayMaxEvents: 2000, streamRotateMs: 120_000, streamHeartbeatMs: 60_000, relayPollMs: 100 };
+const SETTINGS = {
+  streamBufferBytes: 4096,
+  streamReplayMaxEvents: 2000,
+  streamRotateMs: 120_000,
+  streamHeartbeatMs: 60_000,
+  relayPollMs: 100,
+};
 
 let env: Env;
 beforeAll(async () => {
@@ -23,8 +29,19 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 const ts = `to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-const highWater = async () => (await env.db.pool.query<{ t: string }>(`SELECT to_char(high_water AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM relay_state`)).rows[0].t;
-const idsAfter = async (cursor: string) => (await env.db.pool.query<{ t: string }>(`SELECT ${ts} AS t FROM changes WHERE changed_at > $1::timestamptz ORDER BY changed_at`, [cursor])).rows.map((r) => r.t);
+const highWater = async () =>
+  (
+    await env.db.pool.query<{ t: string }>(
+      `SELECT to_char(high_water AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM relay_state`,
+    )
+  ).rows[0].t;
+const idsAfter = async (cursor: string) =>
+  (
+    await env.db.pool.query<{ t: string }>(
+      `SELECT ${ts} AS t FROM changes WHERE changed_at > $1::timestamptz ORDER BY changed_at`,
+      [cursor],
+    )
+  ).rows.map((r) => r.t);
 const dataOf = (e: { data?: string }) => JSON.parse(e.data ?? '{}') as Record<string, unknown>;
 
 /** n changes in one transaction (all states of the seed), then waits until the relay stamped them. */
@@ -35,7 +52,10 @@ async function writeMany(n: number): Promise<void> {
     return { bill_id: billOf(state, 1 + (i % 20)), state_id: STATE_IDS[state], reason: 'StatusChange', detail: {} };
   });
   await withTransaction(env.db.pool, (c) => recordChanges(c, inputs));
-  await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0, 30_000);
+  await until(
+    async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+    30_000,
+  );
 }
 
 /** Reads a stream until it has `want` changes, then checks it is still open and gets a live one. */
@@ -71,16 +91,31 @@ describe('stream catch-up', () => {
     const first = s.events().find((e) => e.event !== undefined)!;
     expect(first.event).toBe('reset');
     expect(first.id).toBe(skippedTo);
-    expect(dataOf(first)).toEqual({ reason: 'replay_limit', since: start, cursor: skippedTo, max_events: SETTINGS.streamReplayMaxEvents });
+    expect(dataOf(first)).toEqual({
+      reason: 'replay_limit',
+      since: start,
+      cursor: skippedTo,
+      max_events: SETTINGS.streamReplayMaxEvents,
+    });
     s.close();
 
     // the same on the WebSocket (one live change later, so the range ends one event later), and the
     // skipped range is what /v1/changes serves from `since`
     const now = await idsAfter(start);
-    const ws = new WebSocket(`${env.url.replace('http', 'ws')}/v1/stream/ws?since=${start}`, { headers: { 'x-api-key': env.key } });
-    const firstMessage = await new Promise<Record<string, unknown>>((resolve) => ws.once('message', (m: Buffer) => resolve(JSON.parse(m.toString()))));
+    const ws = new WebSocket(`${env.url.replace('http', 'ws')}/v1/stream/ws?since=${start}`, {
+      headers: { 'x-api-key': env.key },
+    });
+    const firstMessage = await new Promise<Record<string, unknown>>((resolve) =>
+      ws.once('message', (m: Buffer) => resolve(JSON.parse(m.toString()))),
+    );
     ws.terminate();
-    expect(firstMessage).toEqual({ type: 'reset', reason: 'replay_limit', since: start, cursor: now[now.length - SETTINGS.streamReplayMaxEvents - 1], max_events: SETTINGS.streamReplayMaxEvents });
+    expect(firstMessage).toEqual({
+      type: 'reset',
+      reason: 'replay_limit',
+      since: start,
+      cursor: now[now.length - SETTINGS.streamReplayMaxEvents - 1],
+      max_events: SETTINGS.streamReplayMaxEvents,
+    });
     const res = await fetch(`${env.url}/v1/changes?since=${start}&limit=1000`, { headers: { 'x-api-key': env.key } });
     // (the feed answers newest first; with more than `limit` after since, the oldest `limit` of them)
     const page = (await res.json()) as { data: { changed_at: string }[] };
@@ -99,8 +134,18 @@ describe('stream catch-up', () => {
       const before = await highWater();
       await writeMany(SETTINGS.streamReplayMaxEvents + 300);
       await env.db.pool.query(`UPDATE changes SET changed_at = changed_at - interval '1 hour'`);
-      start = (await env.db.pool.query<{ t: string }>(`SELECT to_char(($1::timestamptz - interval '1 hour') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t`, [before])).rows[0].t;
-      app = await buildApp(testConfig(SETTINGS), { db: env.db.pool, logger: false, bus: env.relayBus, databaseUrl: env.db.url });
+      start = (
+        await env.db.pool.query<{ t: string }>(
+          `SELECT to_char(($1::timestamptz - interval '1 hour') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t`,
+          [before],
+        )
+      ).rows[0].t;
+      app = await buildApp(testConfig(SETTINGS), {
+        db: env.db.pool,
+        logger: false,
+        bus: env.relayBus,
+        databaseUrl: env.db.url,
+      });
       url = await app.listen({ port: 0, host: '127.0.0.1' });
     });
     afterAll(async () => app?.close());
@@ -119,7 +164,12 @@ describe('stream catch-up', () => {
       const s = await catchesUpThenLive(url, env.key, start, all.slice(-SETTINGS.streamReplayMaxEvents));
       const first = s.events().find((e) => e.event !== undefined)!;
       expect(first.event).toBe('reset');
-      expect(dataOf(first)).toEqual({ reason: 'replay_limit', since: start, cursor: skippedTo, max_events: SETTINGS.streamReplayMaxEvents });
+      expect(dataOf(first)).toEqual({
+        reason: 'replay_limit',
+        since: start,
+        cursor: skippedTo,
+        max_events: SETTINGS.streamReplayMaxEvents,
+      });
       s.close();
     }, 90_000);
   });

@@ -12,7 +12,13 @@ import { testConfig } from '../helpers/app.js';
 import { realtimeEnv, until, type Env } from './env.js';
 import { openStream, type RawStream } from './sse-client.js';
 
-const SETTINGS = { streamConnectionsPerKey: { free: 2, standard: 3 }, keyCacheMs: 500, streamRotateMs: 120_000, streamHeartbeatMs: 60_000, relayPollMs: 100 };
+const SETTINGS = {
+  streamConnectionsPerKey: { free: 2, standard: 3 },
+  keyCacheMs: 500,
+  streamRotateMs: 120_000,
+  streamHeartbeatMs: 60_000,
+  relayPollMs: 100,
+};
 const noRedis = !process.env.REDIS_URL;
 
 let env: Env;
@@ -50,7 +56,11 @@ function ws(base: string, key: string): WsClient {
 
 async function refusal(s: RawStream) {
   await s.ended;
-  return { status: s.status, retryAfter: s.headers['retry-after'], body: JSON.parse(s.text()) as { error: Record<string, unknown> } };
+  return {
+    status: s.status,
+    retryAfter: s.headers['retry-after'],
+    body: JSON.parse(s.text()) as { error: Record<string, unknown> },
+  };
 }
 
 describe('stream limits per key', () => {
@@ -64,7 +74,12 @@ describe('stream limits per key', () => {
     const third = await refusal(await sse(env.url, key));
     expect(third.status).toBe(429);
     expect(third.retryAfter).toBe('5');
-    expect(third.body.error).toMatchObject({ code: 'stream_limit', limit: 2, request_id: expect.any(String), docs: expect.stringContaining('stream_limit') });
+    expect(third.body.error).toMatchObject({
+      code: 'stream_limit',
+      limit: 2,
+      request_id: expect.any(String),
+      docs: expect.stringContaining('stream_limit'),
+    });
     expect(await ws(env.url, key).outcome).toBe(429);
 
     // another key, and another tier, have their own counts
@@ -90,7 +105,12 @@ describe('stream limits per key', () => {
     let app: FastifyInstance;
     let url: string;
     beforeAll(async () => {
-      app = await buildApp(testConfig(SETTINGS), { db: env.db.pool, logger: false, bus: env.relayBus, databaseUrl: env.db.url });
+      app = await buildApp(testConfig(SETTINGS), {
+        db: env.db.pool,
+        logger: false,
+        bus: env.relayBus,
+        databaseUrl: env.db.url,
+      });
       url = await app.listen({ port: 0, host: '127.0.0.1' });
     });
     afterAll(async () => app?.close());

@@ -52,7 +52,9 @@ async function waiting(): Promise<Record<string, number>> {
 describe('stream catch-up pool', () => {
   it('streams replaying the change log wait on their own pool; the read endpoints keep answering', async () => {
     for (const s of ['CA', 'NY', 'TX']) await change(db, s);
-    await until(async () => (await db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n === 0);
+    await until(
+      async () => (await db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n === 0,
+    );
     await relay.stop(); // nothing else touches the change log while it is locked
     const lock = await db.pool.connect();
     await lock.query('BEGIN');
@@ -60,7 +62,8 @@ describe('stream catch-up pool', () => {
     const streams: RawStream[] = [];
     try {
       // before the ring's window: every one of them catches up from the change log
-      for (let i = 0; i < 3; i++) streams.push(await openStream(`${url}/v1/stream?since=2000-01-01T00:00:00Z`, { 'x-api-key': t.key }));
+      for (let i = 0; i < 3; i++)
+        streams.push(await openStream(`${url}/v1/stream?since=2000-01-01T00:00:00Z`, { 'x-api-key': t.key }));
       expect(streams.map((s) => s.status)).toEqual([200, 200, 200]);
       await until(async () => (await waiting())['test-stream-replay'] === 1);
       // the read pool's one connection is free: a read endpoint answers while the replays wait

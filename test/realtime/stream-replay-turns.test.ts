@@ -67,16 +67,30 @@ describe('streams of one key catching up', () => {
 
   it('take turns; another key does not wait for them; every stream gets its whole replay', async () => {
     for (const s of ['CA', 'NY', 'TX']) await change(env.db, s);
-    await until(async () => (await env.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n === 0);
+    await until(
+      async () => (await env.db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n === 0,
+    );
     await env.relay.stop(); // nothing else touches the change log while it is locked
     const bus = new MemoryBus<ChangeEvent>();
     const hub = new Hub({
-      db: env.db.pool, dbRead: env.db.pool, bus, log: { warn: () => undefined },
-      heartbeatMs: 60_000, rotateMs: 120_000, rotateJitterPct: 0, bufferBytes: 1 << 20, replayMaxEvents: 5000, replaysPerKey: 1,
+      db: env.db.pool,
+      dbRead: env.db.pool,
+      bus,
+      log: { warn: () => undefined },
+      heartbeatMs: 60_000,
+      rotateMs: 120_000,
+      rotateJitterPct: 0,
+      bufferBytes: 1 << 20,
+      replayMaxEvents: 5000,
+      replaysPerKey: 1,
     });
     await hub.init();
     const waitingInPg = async () =>
-      (await env.db.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%changes%'`)).rows[0].n;
+      (
+        await env.db.pool.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%changes%'`,
+        )
+      ).rows[0].n;
     const lock = await env.db.pool.connect();
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE changes IN ACCESS EXCLUSIVE MODE');

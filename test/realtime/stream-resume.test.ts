@@ -22,7 +22,9 @@ describe('GET /v1/stream behaviour', () => {
     const last = changeEvents(s).at(-1)!;
     expect(dataOf(rotate)).toEqual({ reason: 'wall_clock', cursor: last.id });
     expect(rotate.id).toBe(last.id);
-    expect(s.text().endsWith(`event: rotate\nid: ${last.id}\ndata: {"reason":"wall_clock","cursor":"${last.id}"}\n\n`)).toBe(true);
+    expect(
+      s.text().endsWith(`event: rotate\nid: ${last.id}\ndata: {"reason":"wall_clock","cursor":"${last.id}"}\n\n`),
+    ).toBe(true);
   });
 
   it('filters by states and reason', async () => {
@@ -32,11 +34,20 @@ describe('GET /v1/stream behaviour', () => {
     await change(env.db, 'TX', 'Text', 1);
     await change(env.db, 'TX', 'Vote', 2);
     await s.ended;
-    expect(changeEvents(s).map((e) => [dataOf(e).state, dataOf(e).reason])).toEqual([['NY', 'Vote'], ['TX', 'Vote']]);
+    expect(changeEvents(s).map((e) => [dataOf(e).state, dataOf(e).reason])).toEqual([
+      ['NY', 'Vote'],
+      ['TX', 'Vote'],
+    ]);
   });
 
   it('answers 400 for bad states, since, reason and Last-Event-ID', async () => {
-    for (const [qs, h] of [['states=CA,XYZW', {}], ['states=ZZ', {}], ['since=soon', {}], ['reason=vote', {}], ['', { 'last-event-id': 'abc' }]] as const) {
+    for (const [qs, h] of [
+      ['states=CA,XYZW', {}],
+      ['states=ZZ', {}],
+      ['since=soon', {}],
+      ['reason=vote', {}],
+      ['', { 'last-event-id': 'abc' }],
+    ] as const) {
       const res = await fetch(`${env.url}/v1/stream?${qs}`, { headers: { 'x-api-key': env.key, ...h } });
       expect(res.status, qs).toBe(400);
       const body = (await res.json()) as { error: { code: string } };
@@ -47,12 +58,15 @@ describe('GET /v1/stream behaviour', () => {
   });
 
   it('resumes with Last-Event-ID: exactly the missed changes, then live ones, no gap, no duplicate (eventsource client)', async () => {
-    const { rows } = await env.db.pool.query<{ t: string }>(`SELECT to_char(high_water AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM relay_state`);
+    const { rows } = await env.db.pool.query<{ t: string }>(
+      `SELECT to_char(high_water AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM relay_state`,
+    );
     const start = rows[0].t;
     const got: string[] = [];
     let opens = 0;
     const es = new EventSource(`${env.url}/v1/stream?states=CA&since=${start}`, {
-      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': env.key } }),
+      fetch: (input, init) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-api-key': env.key } }),
     });
     es.onopen = () => opens++;
     es.addEventListener('bill_change', (e) => got.push((e as MessageEvent).lastEventId));

@@ -74,7 +74,9 @@ describe('stream wire format', () => {
     const { text, sizes } = dechunk(body);
     expect(sizes.length).toBeGreaterThan(3);
     expect(text.startsWith('retry: 5000\n: lds-stream v1\n\n')).toBe(true);
-    expect(text).toMatch(/event: bill_change\nid: \S+\ndata: \{"bill_id":\d+,"bill_number":"HB3","state":"TX"[^\n]*\}\n\n/);
+    expect(text).toMatch(
+      /event: bill_change\nid: \S+\ndata: \{"bill_id":\d+,"bill_number":"HB3","state":"TX"[^\n]*\}\n\n/,
+    );
     expect(text).toMatch(/data: \{[^\n]*"bill_number":"HB4"[^\n]*\}\n\n/);
     expect(text).toMatch(/\n: ping \S+Z\n\n/);
     expect(text).toMatch(/event: rotate\nid: \S+\ndata: \{"reason":"wall_clock","cursor":"[^"]+"\}\n\n$/);

@@ -23,8 +23,22 @@ describe('GET /v1/stream framing', () => {
     const [ev] = (await until(() => changeEvents(s).length > 0 && changeEvents(s))) as ReturnType<typeof changeEvents>;
     expect(ev.id).toMatch(ISO_US);
     const data = JSON.parse(ev.data!);
-    expect(Object.keys(data)).toEqual(['bill_id', 'bill_number', 'state', 'title', 'reason', 'reason_id', 'changed_at']);
-    expect(data).toMatchObject({ bill_number: 'HB3', state: 'CA', reason: 'StatusChange', reason_id: 2, changed_at: ev.id });
+    expect(Object.keys(data)).toEqual([
+      'bill_id',
+      'bill_number',
+      'state',
+      'title',
+      'reason',
+      'reason_id',
+      'changed_at',
+    ]);
+    expect(data).toMatchObject({
+      bill_number: 'HB3',
+      state: 'CA',
+      reason: 'StatusChange',
+      reason_id: 2,
+      changed_at: ev.id,
+    });
     const frame = `event: bill_change\nid: ${ev.id}\ndata: ${JSON.stringify(data)}\n\n`;
     expect(s.text()).toContain(frame);
     await until(() => /\n: ping \d{4}-\d{2}-\d{2}T[^\n]+Z\n\n/.test(s.text()));

@@ -16,7 +16,9 @@ const wsUrl = () => env.url.replace(/^http/, 'ws');
 describe('GET /v1/stream/ws', () => {
   it('streams the same events as JSON messages with filters, heartbeat, rotate and resume', async () => {
     const msgs: { type: string; id?: string; data?: Record<string, unknown>; reason?: string; cursor?: string }[] = [];
-    const ws = new WebSocket(`${wsUrl()}/v1/stream/ws?states=TX&since=2000-01-01`, { headers: { 'x-api-key': env.key } });
+    const ws = new WebSocket(`${wsUrl()}/v1/stream/ws?states=TX&since=2000-01-01`, {
+      headers: { 'x-api-key': env.key },
+    });
     let binary = 0;
     ws.on('message', (m: Buffer, isBinary: boolean) => {
       if (isBinary) binary++;
@@ -38,7 +40,9 @@ describe('GET /v1/stream/ws', () => {
     // resume from the cursor: only what came after
     await change(env.db, 'TX', 'Text', 4);
     const again: typeof msgs = [];
-    const ws2 = new WebSocket(`${wsUrl()}/v1/stream/ws?states=TX&last_event_id=${rotate.cursor}`, { headers: { 'x-api-key': env.key } });
+    const ws2 = new WebSocket(`${wsUrl()}/v1/stream/ws?states=TX&last_event_id=${rotate.cursor}`, {
+      headers: { 'x-api-key': env.key },
+    });
     ws2.on('message', (m: Buffer) => again.push(JSON.parse(String(m))));
     await until(() => again.some((m) => m.type === 'bill_change'));
     ws2.close();
@@ -46,7 +50,10 @@ describe('GET /v1/stream/ws', () => {
   });
 
   it('refuses a bad parameter or a missing key before the upgrade', async () => {
-    for (const [q, headers, status] of [['states=ZZ', { 'x-api-key': env.key }, 400], ['', {}, 401]] as const) {
+    for (const [q, headers, status] of [
+      ['states=ZZ', { 'x-api-key': env.key }, 400],
+      ['', {}, 401],
+    ] as const) {
       const ws = new WebSocket(`${wsUrl()}/v1/stream/ws?${q}`, { headers });
       const got = await new Promise<number>((r) => {
         ws.on('unexpected-response', (_req: unknown, res: { statusCode?: number }) => r(res.statusCode ?? 0));
@@ -58,7 +65,12 @@ describe('GET /v1/stream/ws', () => {
     }
   });
   it('closes promptly with an open WebSocket and a refused upgrade left behind', async () => {
-    const app = await buildApp(testConfig(), { db: env.db.pool, logger: false, bus: env.relayBus, databaseUrl: env.db.url });
+    const app = await buildApp(testConfig(), {
+      db: env.db.pool,
+      logger: false,
+      bus: env.relayBus,
+      databaseUrl: env.db.url,
+    });
     const url = (await app.listen({ port: 0, host: '127.0.0.1' })).replace(/^http/, 'ws');
     const open = new WebSocket(`${url}/v1/stream/ws?states=CA`, { headers: { 'x-api-key': env.key } });
     const msgs: { type: string; reason?: string }[] = [];

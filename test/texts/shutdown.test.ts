@@ -33,7 +33,9 @@ beforeAll(async () => {
             CASE WHEN g <= $2 THEN (SELECT string_agg('SECTION ' || l || '. Version ' || g || ', clause ' || md5(g || ':' || l), E'\\n')
                                     FROM generate_series(1, 800) l)
                  ELSE 'SECTION 1. Version ' || g || '.' END
-     FROM generate_series(1, $3::int) g`, [BILL, LARGE, LARGE + SMALL]);
+     FROM generate_series(1, $3::int) g`,
+    [BILL, LARGE, LARGE + SMALL],
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -42,8 +44,18 @@ afterAll(async () => {
 });
 
 function serve(): { child: ChildProcess; output: () => string } {
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/lds.js'), 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    DATABASE_URL: db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+  };
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/lds.js'), 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   child.stdout?.on('data', (d) => (out += d));
@@ -55,7 +67,11 @@ const count = async (sql: string) => Number((await db.pool.query(sql)).rows[0].n
 const computed = () => count(`SELECT count(*) AS n FROM text_changes WHERE bill_id = ${BILL}`);
 const queued = () => count(`SELECT count(*) AS n FROM text_diff_queue WHERE bill_id = ${BILL}`);
 // Pairs a worker has claimed: rows locked by its transaction, which SKIP LOCKED does not see.
-const claimed = async () => (await queued()) - (await count(`SELECT count(*) AS n FROM (SELECT 1 FROM text_diff_queue WHERE bill_id = ${BILL} FOR UPDATE SKIP LOCKED) x`));
+const claimed = async () =>
+  (await queued()) -
+  (await count(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM text_diff_queue WHERE bill_id = ${BILL} FOR UPDATE SKIP LOCKED) x`,
+  ));
 
 /** Sends SIGTERM and waits at most PROMPT_MS for the exit; returns the exit code (null if still running). */
 async function terminate(child: ChildProcess): Promise<number | null> {
@@ -71,7 +87,11 @@ async function terminate(child: ChildProcess): Promise<number | null> {
 /** Every consecutive pair is either computed or still queued, and none is blamed for the stop. */
 async function nothingLost(): Promise<void> {
   expect((await computed()) + (await queued())).toBe(PAIRS);
-  expect(await count(`SELECT count(*) AS n FROM text_diff_queue WHERE bill_id = ${BILL} AND (attempts > 0 OR last_error IS NOT NULL)`)).toBe(0);
+  expect(
+    await count(
+      `SELECT count(*) AS n FROM text_diff_queue WHERE bill_id = ${BILL} AND (attempts > 0 OR last_error IS NOT NULL)`,
+    ),
+  ).toBe(0);
 }
 
 describe('lds serve with a queue of text diffs', () => {

@@ -10,7 +10,8 @@ import { useFixtureApp } from '../api/helpers.js';
 
 describe('diff worker shutdown', () => {
   const r = useFixtureApp();
-  const queueSize = async () => (await r.t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM text_diff_queue')).rows[0]!.n;
+  const queueSize = async () =>
+    (await r.t.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM text_diff_queue')).rows[0]!.n;
 
   it('a stopped round does nothing; a stop between pairs keeps what was computed and leaves the rest queued', async () => {
     const pool = r.t.db.pool;
@@ -18,7 +19,9 @@ describe('diff worker shutdown', () => {
     await pool.query(
       `INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, content)
        SELECT 5000 + g, $1, 1, date '2025-01-01' + g, 'SECTION 1. Version ' || g || E'.\\n'
-       FROM generate_series(1, $2) g`, [F.bills.sb25, versions]);
+       FROM generate_series(1, $2) g`,
+      [F.bills.sb25, versions],
+    );
 
     expect(await runDiffRound(pool, () => true)).toEqual({ queued: 0, computed: 0 });
     expect(await discoverNewTexts(pool)).toBeGreaterThanOrEqual(versions - 1);
@@ -42,14 +45,20 @@ describe('diff worker shutdown', () => {
     const stamp = '2025-06-01 12:00:00.123456+00';
     await pool.query(
       `INSERT INTO bill_texts (text_id, bill_id, bill_text_type_id, text_date, content, created)
-       SELECT 30000 + g, $1, 1, date '2025-01-01' + g, 'v' || g, $2::timestamptz FROM generate_series(1, 1100) g`, [F.bills.hb1, stamp]);
+       SELECT 30000 + g, $1, 1, date '2025-01-01' + g, 'v' || g, $2::timestamptz FROM generate_series(1, 1100) g`,
+      [F.bills.hb1, stamp],
+    );
     await pool.query(`UPDATE text_diff_cursor SET created = '2025-06-01', text_id = 0`);
     await discoverNewTexts(pool);
     const cursor = (await pool.query('SELECT created::text AS created, text_id FROM text_diff_cursor')).rows[0];
     // Past every one of them: a cursor cut to milliseconds stayed before all 1,100 and read the same
     // 1,000 again on every round.
-    const after = (await pool.query(`SELECT count(*)::int AS n FROM bill_texts WHERE text_id > 30000 AND (created, text_id) > ($1::timestamptz, $2)`,
-      [cursor.created, cursor.text_id])).rows[0].n;
+    const after = (
+      await pool.query(
+        `SELECT count(*)::int AS n FROM bill_texts WHERE text_id > 30000 AND (created, text_id) > ($1::timestamptz, $2)`,
+        [cursor.created, cursor.text_id],
+      )
+    ).rows[0].n;
     expect(after).toBe(0);
   });
 });

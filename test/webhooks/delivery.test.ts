@@ -23,8 +23,17 @@ const receivers: Receiver[] = [];
 let nextBill = 10_950_000;
 
 beforeAll(async () => {
-  t = await testApp({ config: { webhookAllowedHosts: ['127.0.0.1'], webhookRetrySchedule: [0, 0.2, 0.2], webhookTimeoutMs: 3000 } });
-  ctx = { config: t.config, db: t.db.pool, dbRead: t.db.pool, databaseUrl: t.db.url, bus: t.bus, log: createLogger('silent', { pretty: false }) };
+  t = await testApp({
+    config: { webhookAllowedHosts: ['127.0.0.1'], webhookRetrySchedule: [0, 0.2, 0.2], webhookTimeoutMs: 3000 },
+  });
+  ctx = {
+    config: t.config,
+    db: t.db.pool,
+    dbRead: t.db.pool,
+    databaseUrl: t.db.url,
+    bus: t.bus,
+    log: createLogger('silent', { pretty: false }),
+  };
 });
 afterEach(async () => {
   for (const b of running.splice(0)) await b.stop();
@@ -49,11 +58,17 @@ async function worker(): Promise<DeliveryWorker> {
   return w;
 }
 async function subscribe(url: string, events: string[], filters?: object, key = t.key) {
-  const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: { 'x-api-key': key }, payload: { webhook_url: url, events, filters } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v1/webhooks',
+    headers: { 'x-api-key': key },
+    payload: { webhook_url: url, events, filters },
+  });
   expect(res.statusCode).toBe(201);
   return res.json() as { data: { id: string }; secret: string };
 }
-const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) => t.app.inject({ method, url, headers: { 'x-api-key': t.key }, payload });
+const api = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: { 'x-api-key': t.key }, payload });
 async function bill(opts: Partial<Parameters<typeof insertBill>[1]> = {}) {
   const id = nextBill++;
   await insertBill(t.db.pool, { bill_id: id, ...opts });
@@ -68,7 +83,9 @@ const deliveries = async (id: string) => (await api('GET', `/v1/webhooks/${id}/d
 async function settled(subId: string, changeId: number): Promise<{ status: string }[]> {
   return until(async () => {
     const { rows } = await t.db.pool.query<{ passed: boolean }>(
-      'SELECT (SELECT last_seq FROM dispatcher_state WHERE id = 1) >= (SELECT seq FROM changes WHERE change_id = $1) AS passed', [changeId]);
+      'SELECT (SELECT last_seq FROM dispatcher_state WHERE id = 1) >= (SELECT seq FROM changes WHERE change_id = $1) AS passed',
+      [changeId],
+    );
     if (!rows[0].passed) return undefined;
     const l: { status: string }[] = await deliveries(subId);
     return l.every((d) => d.status === 'delivered' || d.status === 'failed') ? l : undefined;
@@ -78,7 +95,10 @@ async function settled(subId: string, changeId: number): Promise<{ status: strin
 describe('delivery', () => {
   it('turns a change into signed deliveries by the event table and filters', async () => {
     const r = await receiver();
-    const sub = await subscribe(r.url, ['status_change', 'signed', 'bill_introduced'], { states: ['TX'], subjects: ['water rights'] });
+    const sub = await subscribe(r.url, ['status_change', 'signed', 'bill_introduced'], {
+      states: ['TX'],
+      subjects: ['water rights'],
+    });
     const tx = await bill({ state_id: 43, status_id: 5, subjects: ['Water Rights'] });
     const txOther = await bill({ state_id: 43, subjects: ['Taxation'] });
     const ca = await bill({ state_id: 5, subjects: ['Water Rights'] });
@@ -91,18 +111,33 @@ describe('delivery', () => {
     const got = await r.waitFor(2);
     expect(await settled(sub.data.id, last)).toHaveLength(2);
     expect(r.received).toHaveLength(2);
-    const payloads = got.map((rec) => verify(sub.secret, rec) as { type: string; id: string; api_version: string; data: { bill: { bill_id: number; url: string; state: string }; change: Record<string, unknown> } });
+    const payloads = got.map(
+      (rec) =>
+        verify(sub.secret, rec) as {
+          type: string;
+          id: string;
+          api_version: string;
+          data: { bill: { bill_id: number; url: string; state: string }; change: Record<string, unknown> };
+        },
+    );
     expect(payloads.map((p) => p.type).sort()).toEqual(['signed', 'status_change']);
     for (const p of payloads) {
       expect(p.api_version).toBe('v1');
       expect(p.id).toMatch(new RegExp(`^evt_\\d+_${p.type}$`));
-      expect(p.data.bill).toMatchObject({ bill_id: tx, state: 'TX', status_id: 5, url: `http://lds.test/v1/bills/${tx}` });
+      expect(p.data.bill).toMatchObject({
+        bill_id: tx,
+        state: 'TX',
+        status_id: 5,
+        url: `http://lds.test/v1/bills/${tx}`,
+      });
       expect(p.data.change).toMatchObject({ reason: 'StatusChange', reason_id: 2, old_status_id: 4, new_status_id: 5 });
     }
     expect(got[0].headers['webhook-id']).toMatch(/^msg_/);
     expect(got[0].headers['content-type']).toBe('application/json');
     const list = await deliveries(sub.data.id);
-    expect(list.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1)).toBe(true);
+    expect(list.every((d: { status: string; attempts: number }) => d.status === 'delivered' && d.attempts === 1)).toBe(
+      true,
+    );
     const s = (await api('GET', `/v1/webhooks/${sub.data.id}`)).json().data;
     expect(s.last_delivery).toMatchObject({ status: 'delivered', status_code: 200 });
   });
@@ -116,7 +151,8 @@ describe('delivery', () => {
     await stampChange(t.db.pool, { bill_id: b, reason: 'Text', detail: { text_id: 5 } });
     const got = await r.waitFor(3);
     expect(new Set(got.map((g) => g.headers['webhook-id'])).size).toBe(1);
-    for (const g of got) expect((verify(sub.secret, g) as { data: { change: { text_id: number } } }).data.change.text_id).toBe(5);
+    for (const g of got)
+      expect((verify(sub.secret, g) as { data: { change: { text_id: number } } }).data.change.text_id).toBe(5);
     const [d] = await until(async () => {
       const l = await deliveries(sub.data.id);
       return l[0]?.status === 'delivered' ? l : undefined;
@@ -128,7 +164,9 @@ describe('delivery', () => {
   });
 
   it('honours Retry-After when it is later than the schedule', async () => {
-    const r = await receiver((_rec, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }));
+    const r = await receiver((_rec, n) =>
+      n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 },
+    );
     const sub = await subscribe(r.url, ['amendment_added']);
     const b = await bill();
     await dispatcher();
@@ -161,12 +199,19 @@ describe('delivery', () => {
     expect(s.deactivated_reason).toBe('gone');
     const [d] = await deliveries(sub.data.id);
     expect(d.status).toBe('failed');
-    for (const [path, body] of [['/test', undefined], ['/rotate-secret', undefined], ['/recover', { since: '2020-01-01' }], [`/deliveries/${d.id}/retry`, undefined]] as const) {
+    for (const [path, body] of [
+      ['/test', undefined],
+      ['/rotate-secret', undefined],
+      ['/recover', { since: '2020-01-01' }],
+      [`/deliveries/${d.id}/retry`, undefined],
+    ] as const) {
       const res = await api('POST', `/v1/webhooks/${sub.data.id}${path}`, body);
       expect(res.statusCode, path).toBe(409);
       expect(res.json().error.code).toBe('subscription_inactive');
     }
-    expect((await api('GET', '/v1/webhooks')).json().data.find((x: { id: string }) => x.id === sub.data.id).active).toBe(false);
+    expect(
+      (await api('GET', '/v1/webhooks')).json().data.find((x: { id: string }) => x.id === sub.data.id).active,
+    ).toBe(false);
     const re = await api('POST', `/v1/webhooks/${sub.data.id}/reactivate`);
     expect(re.statusCode).toBe(200);
     expect(re.json().data).toMatchObject({ active: true, deactivated_reason: null });
@@ -182,7 +227,11 @@ describe('delivery', () => {
     const since = new Date(Date.now() - 1000).toISOString();
     await stampChange(t.db.pool, { bill_id: b, reason: 'Vote', detail: { roll_call_id: 77 } });
     await r.waitFor(3);
-    await until(async () => (await deliveries(sub.data.id))[0]?.status === 'failed', 15_000, 'the delivery marked failed');
+    await until(
+      async () => (await deliveries(sub.data.id))[0]?.status === 'failed',
+      15_000,
+      'the delivery marked failed',
+    );
     // one exhausted delivery never switches the subscription off (only 5 days of failures do)
     const s = (await api('GET', `/v1/webhooks/${sub.data.id}`)).json().data;
     expect(s).toMatchObject({ active: true, deactivated_reason: null });
@@ -225,7 +274,9 @@ describe('delivery', () => {
   it('keeps per-(subscription, bill) order: a later event waits for an earlier one that is being retried', async () => {
     const r = await receiver((rec) => {
       const p = JSON.parse(rec.body) as { type: string };
-      const firstTries = r.received.filter((x) => (JSON.parse(x.body) as { type: string }).type === 'bill_introduced').length;
+      const firstTries = r.received.filter(
+        (x) => (JSON.parse(x.body) as { type: string }).type === 'bill_introduced',
+      ).length;
       return p.type === 'bill_introduced' && firstTries < 2 ? { status: 500 } : { status: 200 };
     });
     const sub = await subscribe(r.url, ['bill_introduced', 'status_change']);
@@ -235,7 +286,11 @@ describe('delivery', () => {
     await dispatcher();
     await worker();
     const got = await r.waitFor(3);
-    expect(got.map((g) => (verify(sub.secret, g) as { type: string }).type)).toEqual(['bill_introduced', 'bill_introduced', 'status_change']);
+    expect(got.map((g) => (verify(sub.secret, g) as { type: string }).type)).toEqual([
+      'bill_introduced',
+      'bill_introduced',
+      'status_change',
+    ]);
   });
 
   it('signs with both secrets during the rotation overlap', async () => {
@@ -296,7 +351,8 @@ describe('crash safety and concurrency', () => {
     await dispatcher();
     // the first worker is a process of its own, killed outright while the receiver holds its request
     const child = spawn(process.execPath, [path.join(root, 'test/webhooks/worker-child.mjs')], {
-      env: { ...process.env, DATABASE_URL: t.db.url, WORKER_CONFIG: JSON.stringify(t.config) }, stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, DATABASE_URL: t.db.url, WORKER_CONFIG: JSON.stringify(t.config) },
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise((res) => child.once('exit', res));
     let first;
@@ -309,7 +365,9 @@ describe('crash safety and concurrency', () => {
     const [d] = await deliveries(sub.data.id);
     expect(d.status).toBe('in_flight');
     // the lease of the dead worker runs out (shortened here instead of waiting for it)
-    await t.db.pool.query(`UPDATE deliveries SET locked_until = now() - interval '1 second' WHERE public_id = $1`, [d.id]);
+    await t.db.pool.query(`UPDATE deliveries SET locked_until = now() - interval '1 second' WHERE public_id = $1`, [
+      d.id,
+    ]);
     hang = false;
     await worker();
     const got = await r.waitFor(2);
@@ -326,25 +384,34 @@ describe('crash safety and concurrency', () => {
     const r = await receiver();
     const sub = await subscribe(r.url, ['status_change']);
     const bills = await Promise.all(Array.from({ length: 20 }, () => bill()));
-    for (let i = 0; i < 120; i++) await stampChange(t.db.pool, { bill_id: bills[i % 20], reason: 'StatusChange', old_status: 1, new_status: 2 });
+    for (let i = 0; i < 120; i++)
+      await stampChange(t.db.pool, { bill_id: bills[i % 20], reason: 'StatusChange', old_status: 1, new_status: 2 });
     await dispatcher();
     await Promise.all([worker(), worker()]);
     await r.waitFor(120);
     // every row finished: no attempt can still be on its way
     await until(async () => {
-      const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM deliveries WHERE subscription_id = $1 AND status = 'delivered'`, [sub.data.id]);
+      const { rows } = await t.db.pool.query(
+        `SELECT count(*)::int AS n FROM deliveries WHERE subscription_id = $1 AND status = 'delivered'`,
+        [sub.data.id],
+      );
       return rows[0].n === 120 ? true : undefined;
     });
     const ids = r.received.map((g) => g.headers['webhook-id']);
     expect(ids).toHaveLength(120);
     expect(new Set(ids).size).toBe(120);
     for (const g of r.received) verify(sub.secret, g);
-    const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN subscriptions s ON s.id = d.subscription_id WHERE s.id = $1`, [sub.data.id]);
+    const { rows } = await t.db.pool.query(
+      `SELECT count(*)::int AS n FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id JOIN subscriptions s ON s.id = d.subscription_id WHERE s.id = $1`,
+      [sub.data.id],
+    );
     expect(rows[0].n).toBe(120);
   });
 
   it(`the dispatcher wakes on live bus events (${process.env.NATS_URL ? 'NATS' : 'in-process bus'}), not only on the poll`, async () => {
-    const bus = process.env.NATS_URL ? await createBus<ChangeEvent>(t.config, ctx.log, { namespace: `whtest${Date.now()}` }) : new MemoryBus<ChangeEvent>();
+    const bus = process.env.NATS_URL
+      ? await createBus<ChangeEvent>(t.config, ctx.log, { namespace: `whtest${Date.now()}` })
+      : new MemoryBus<ChangeEvent>();
     try {
       const r = await receiver();
       const sub = await subscribe(r.url, ['bill_introduced']);
@@ -354,8 +421,26 @@ describe('crash safety and concurrency', () => {
       running.push(d);
       await worker();
       const changeId = await stampChange(t.db.pool, { bill_id: b, reason: 'NewBill' });
-      const { rows } = await t.db.pool.query(`SELECT seq, to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS changed_at FROM changes WHERE change_id = $1`, [changeId]);
-      await bus.publish([{ change_id: changeId, seq: rows[0].seq, changed_at: rows[0].changed_at, bill_id: b, bill_number: 'HB1', state: 'TX', title: '', reason_id: 1, reason: 'NewBill', old_status: null, new_status: null, detail: {} }]);
+      const { rows } = await t.db.pool.query(
+        `SELECT seq, to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS changed_at FROM changes WHERE change_id = $1`,
+        [changeId],
+      );
+      await bus.publish([
+        {
+          change_id: changeId,
+          seq: rows[0].seq,
+          changed_at: rows[0].changed_at,
+          bill_id: b,
+          bill_number: 'HB1',
+          state: 'TX',
+          title: '',
+          reason_id: 1,
+          reason: 'NewBill',
+          old_status: null,
+          new_status: null,
+          detail: {},
+        },
+      ]);
       const [got] = await r.waitFor(1);
       expect((verify(sub.secret, got) as { data: { bill: { bill_id: number } } }).data.bill.bill_id).toBe(b);
       await d.stop();
@@ -379,7 +464,9 @@ describe('crash safety and concurrency', () => {
     try {
       await other.query('BEGIN');
       await other.query(
-        `INSERT INTO deliveries (public_id, subscription_id, event_type, payload) VALUES ('msg_fromanotherprocess', $1, 'bill_introduced', '{"type":"bill_introduced"}')`, [sub.data.id]);
+        `INSERT INTO deliveries (public_id, subscription_id, event_type, payload) VALUES ('msg_fromanotherprocess', $1, 'bill_introduced', '{"type":"bill_introduced"}')`,
+        [sub.data.id],
+      );
       await other.query('SELECT pg_notify($1, $2)', [DELIVERY_CHANNEL, '']);
       await other.query('COMMIT');
     } finally {
@@ -403,6 +490,10 @@ describe('crash safety and concurrency', () => {
     await worker();
     await r.waitFor(2);
     expect(await settled(sub.data.id, last)).toHaveLength(2);
-    expect(r.received.map((g) => (verify(sub.secret, g) as { data: { bill: { bill_id: number } } }).data.bill.bill_id).sort()).toEqual([b1, b2]);
+    expect(
+      r.received
+        .map((g) => (verify(sub.secret, g) as { data: { bill: { bill_id: number } } }).data.bill.bill_id)
+        .sort(),
+    ).toEqual([b1, b2]);
   });
 });

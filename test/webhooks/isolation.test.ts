@@ -17,7 +17,10 @@ describe('delivery isolation on one origin', () => {
   const running: Background[] = [];
   let server: http.Server;
   let origin: string;
-  const hanging = new Map<string, http.ServerResponse[]>([['/hang-a', []], ['/hang-b', []]]);
+  const hanging = new Map<string, http.ServerResponse[]>([
+    ['/hang-a', []],
+    ['/hang-b', []],
+  ]);
   const healthy: string[] = [];
 
   beforeAll(async () => {
@@ -46,7 +49,12 @@ describe('delivery isolation on one origin', () => {
   });
 
   const subscribe = async (path: string) => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks', headers: { 'x-api-key': t.key }, payload: { webhook_url: `${origin}${path}`, events: ['status_change'] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: { 'x-api-key': t.key },
+      payload: { webhook_url: `${origin}${path}`, events: ['status_change'] },
+    });
     expect(res.statusCode).toBe(201);
   };
   let nextBill = 10_980_000;
@@ -61,7 +69,14 @@ describe('delivery isolation on one origin', () => {
   };
 
   it('a healthy subscription gets every event while two hanging ones on its host hold all their slots', async () => {
-    const ctx = { config: t.config, db: t.db.pool, dbRead: t.db.pool, databaseUrl: t.db.url, bus: t.bus, log: createLogger('silent', { pretty: false }) };
+    const ctx = {
+      config: t.config,
+      db: t.db.pool,
+      dbRead: t.db.pool,
+      databaseUrl: t.db.url,
+      bus: t.bus,
+      log: createLogger('silent', { pretty: false }),
+    };
     await subscribe('/hang-a');
     await subscribe('/hang-b');
     await changes(PER_SUBSCRIPTION + 2);

@@ -5,7 +5,12 @@ import { testApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 const post = (key: string, url: string, body: unknown, raw?: string) =>
-  t.app.inject({ method: 'POST', url, headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: raw ?? JSON.stringify(body) });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    payload: raw ?? JSON.stringify(body),
+  });
 const good = { webhook_url: 'http://127.0.0.1:9/hook', events: ['status_change'] };
 
 beforeAll(async () => {
@@ -15,12 +20,22 @@ afterAll(async () => t?.close());
 
 describe('POST /v1/webhooks', () => {
   it('creates an active subscription and shows its secret once', async () => {
-    const res = await post(t.key, '/v1/webhooks', { ...good, events: ['signed', 'passed'], filters: { states: ['tx', 'CA'], subjects: ['Education'] } });
+    const res = await post(t.key, '/v1/webhooks', {
+      ...good,
+      events: ['signed', 'passed'],
+      filters: { states: ['tx', 'CA'], subjects: ['Education'] },
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(body.secret.slice(6), 'base64')).toHaveLength(32);
-    expect(body.data).toMatchObject({ kind: 'webhook', active: true, events: ['signed', 'passed'], filters: { states: ['TX', 'CA'], subjects: ['Education'] }, last_delivery: null });
+    expect(body.data).toMatchObject({
+      kind: 'webhook',
+      active: true,
+      events: ['signed', 'passed'],
+      filters: { states: ['TX', 'CA'], subjects: ['Education'] },
+      last_delivery: null,
+    });
     expect(Number.isSafeInteger(body.data.id)).toBe(true);
     const list = await t.app.inject({ method: 'GET', url: '/v1/webhooks', headers: { 'x-api-key': t.key } });
     expect(list.statusCode).toBe(200);
@@ -77,7 +92,10 @@ describe('POST /v1/webhooks', () => {
     await fc.assert(
       fc.asyncProperty(priv, fc.boolean(), async (parts, mapped) => {
         const ip = parts.join('.');
-        const res = await post(t.key, '/v1/webhooks', { ...good, webhook_url: mapped ? `https://[::ffff:${ip}]/h` : `https://${ip}/h` });
+        const res = await post(t.key, '/v1/webhooks', {
+          ...good,
+          webhook_url: mapped ? `https://[::ffff:${ip}]/h` : `https://${ip}/h`,
+        });
         expect(res.statusCode).toBe(400);
       }),
       { numRuns: 40 },
@@ -105,7 +123,10 @@ describe('cap of 25 active subscriptions per key', () => {
     expect(list.json().data.filter((s: { active: boolean }) => s.active)).toHaveLength(25);
     // deleting one frees a slot
     const id = list.json().data[0].id;
-    expect((await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${id}`, headers: { 'x-api-key': api_key } })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${id}`, headers: { 'x-api-key': api_key } }))
+        .statusCode,
+    ).toBe(204);
     expect((await post(api_key, '/v1/webhooks', good)).statusCode).toBe(201);
     expect((await post(api_key, '/v1/webhooks', good)).statusCode).toBe(429);
   });
@@ -120,7 +141,14 @@ describe('isolation between organisations', () => {
     const h = (k: string) => ({ 'x-api-key': k });
     const list = await t.app.inject({ method: 'GET', url: '/v1/webhooks', headers: h(other.api_key) });
     expect(list.json().data.map((s: { id: string }) => s.id)).not.toContain(id);
-    for (const [method, path] of [['GET', ''], ['DELETE', ''], ['POST', '/test'], ['POST', '/rotate-secret'], ['GET', '/deliveries'], ['POST', '/reactivate']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['POST', '/test'],
+      ['POST', '/rotate-secret'],
+      ['GET', '/deliveries'],
+      ['POST', '/reactivate'],
+    ] as const) {
       const res = await t.app.inject({ method, url: `/v1/webhooks/${id}${path}`, headers: h(other.api_key) });
       expect(res.statusCode, `${method} ${path}`).toBe(404);
       expect(res.json().error.code).toBe('not_found');
@@ -144,7 +172,10 @@ describe('isolation between organisations', () => {
       expect(res.statusCode, id).toBe(400);
       expect(res.json().error.code).toBe('bad_request');
     }
-    expect((await t.app.inject({ method: 'POST', url: '/v1/webhooks/999999999/deliveries/msg_x/retry', headers: h })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/webhooks/999999999/deliveries/msg_x/retry', headers: h }))
+        .statusCode,
+    ).toBe(404);
     const id = (await post(t.key, '/v1/webhooks', good)).json().data.id;
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${id}`, headers: h })).statusCode).toBe(204);
     expect((await t.app.inject({ method: 'DELETE', url: `/v1/webhooks/${id}`, headers: h })).statusCode).toBe(404);

@@ -9,6 +9,13 @@ import { startDeliveryWorker } from '../../dist/webhooks/delivery/worker.js';
 const url = process.env.DATABASE_URL;
 const config = JSON.parse(process.env.WORKER_CONFIG);
 const db = createPool(url, 4, 'lds-test-worker');
-const ctx = { config, db, dbRead: db, databaseUrl: url, bus: new MemoryBus(), log: createLogger('silent', { pretty: false }) };
+const ctx = {
+  config,
+  db,
+  dbRead: db,
+  databaseUrl: url,
+  bus: new MemoryBus(),
+  log: createLogger('silent', { pretty: false }),
+};
 await startDeliveryWorker(ctx, { pollMs: 50, leaseMarginMs: 60_000 });
 process.stdout.write('ready\n');

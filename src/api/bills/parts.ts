@@ -37,22 +37,31 @@ export const BillWithParts = Type.Object({
   ...Object.fromEntries(PART_NAMES.map((n) => [n, Type.Optional(Type.Array(PARTS[n]))])),
 });
 
-export const IncludeParam = Type.Optional(Type.String({
-  description: `comma list of parts to embed in each bill, each under its own key with exactly the rows and order of its own ` +
-    `endpoint: ${PART_NAMES.join(', ')}; or all. changes is /changes as served by default (whitespace-only changes ` +
-    'excluded). 400 for any other name. A list with include costs one query per part for the whole page, and the ' +
-    'request counts once against the limits.',
-}));
+export const IncludeParam = Type.Optional(
+  Type.String({
+    description:
+      `comma list of parts to embed in each bill, each under its own key with exactly the rows and order of its own ` +
+      `endpoint: ${PART_NAMES.join(', ')}; or all. changes is /changes as served by default (whitespace-only changes ` +
+      'excluded). 400 for any other name. A list with include costs one query per part for the whole page, and the ' +
+      'request counts once against the limits.',
+  }),
+);
 
 /** The named parts (deduplicated, in PARTS order), or undefined when none was asked; 400 for an unknown name. */
 export function parseInclude(raw: string | undefined): PartName[] | undefined {
   if (raw === undefined) return undefined;
-  const names = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (names.includes('all')) return PART_NAMES;
   const unknown = names.filter((n) => !Object.hasOwn(PARTS, n));
   if (unknown.length) {
-    throw badRequest(`Unknown part${unknown.length > 1 ? 's' : ''} '${unknown.map((n) => n.slice(0, 40)).join("', '")}' in include; ` +
-      `accepted: ${PART_NAMES.join(', ')}, or all.`, 'include');
+    throw badRequest(
+      `Unknown part${unknown.length > 1 ? 's' : ''} '${unknown.map((n) => n.slice(0, 40)).join("', '")}' in include; ` +
+        `accepted: ${PART_NAMES.join(', ')}, or all.`,
+      'include',
+    );
   }
   return names.length ? PART_NAMES.filter((n) => names.includes(n)) : undefined;
 }
@@ -66,7 +75,11 @@ async function partRows(db: Queryable, name: PartName, billIds: number[]): Promi
  * Embeds the named parts into each bill (in place): one query per part for all the bills. Rows
  * arrive ordered by bill, then in the endpoint's order, and keep that order.
  */
-export async function embedParts<B extends { bill_id: number }>(db: Queryable, bills: B[], names: readonly PartName[]): Promise<B[]> {
+export async function embedParts<B extends { bill_id: number }>(
+  db: Queryable,
+  bills: B[],
+  names: readonly PartName[],
+): Promise<B[]> {
   if (bills.length === 0 || names.length === 0) return bills;
   const ids = bills.map((b) => b.bill_id);
   const byBill = new Map<number, Record<string, unknown[]>>();

@@ -49,7 +49,8 @@ export async function searchBills(db: Queryable, f: BillFilters): Promise<BillRo
   if (f.statusId !== undefined) w.add(`b.status_id = ${w.p(f.statusId)}`);
   if (f.updatedSince !== undefined) w.add(`b.updated >= ${w.p(f.updatedSince)}::timestamptz`);
   if (f.titleContains !== undefined) w.add(`b.title ILIKE ${w.p(likeContains(f.titleContains))}`);
-  if (f.topicId !== undefined) w.add(`b.bill_id IN (SELECT bill_id FROM bill_topics WHERE topic_id = ${w.p(f.topicId)})`);
+  if (f.topicId !== undefined)
+    w.add(`b.bill_id IN (SELECT bill_id FROM bill_topics WHERE topic_id = ${w.p(f.topicId)})`);
   if (f.subject !== undefined) {
     w.add(`b.bill_id IN (SELECT bs.bill_id FROM subjects su JOIN bill_subjects bs ON bs.subject_id = su.subject_id
                           WHERE lower(su.subject_name) = lower(${w.p(f.subject)}))`);
@@ -72,8 +73,12 @@ export async function getBill(db: Queryable, billId: number): Promise<BillRow | 
 
 /** A jurisdiction's bills after a bill id, in bill_id order (the bulk files' keyset walk). */
 export async function billsOfState(db: Queryable, stateId: number, afterId: number, limit: number): Promise<BillRow[]> {
-  return (await db.query<BillRow>(`SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.state_id = $1 AND b.bill_id > $2 ORDER BY b.bill_id LIMIT $3`,
-    [stateId, afterId, limit])).rows;
+  return (
+    await db.query<BillRow>(
+      `SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.state_id = $1 AND b.bill_id > $2 ORDER BY b.bill_id LIMIT $3`,
+      [stateId, afterId, limit],
+    )
+  ).rows;
 }
 
 export async function billExists(db: Queryable, billId: number): Promise<boolean> {
@@ -81,7 +86,8 @@ export async function billExists(db: Queryable, billId: number): Promise<boolean
 }
 
 export async function topicIdBySlug(db: Queryable, slug: string): Promise<number | undefined> {
-  return (await db.query<{ topic_id: number }>('SELECT topic_id FROM topics WHERE slug = $1', [slug])).rows[0]?.topic_id;
+  return (await db.query<{ topic_id: number }>('SELECT topic_id FROM topics WHERE slug = $1', [slug])).rows[0]
+    ?.topic_id;
 }
 
 /**
@@ -154,7 +160,11 @@ export async function subresource(db: Queryable, name: string, billId: number): 
 }
 
 /** Rows of one sub-resource for many bills (`include=`, bulk files): ordered by bill, then as the endpoint orders them. */
-export async function subresourceOf(db: Queryable, name: string, billIds: number[]): Promise<Array<Record<string, unknown>>> {
+export async function subresourceOf(
+  db: Queryable,
+  name: string,
+  billIds: number[],
+): Promise<Array<Record<string, unknown>>> {
   return (await db.query(SUBRESOURCE_SQL[name], [billIds])).rows;
 }
 
@@ -168,7 +178,11 @@ const CHANGE_COLUMNS = `tc.from_text_id, tc.to_text_id, tc.from_type_id, tc.to_t
  * its bill in `_bill` (the response row has no bill_id): the endpoint's serializer drops it, parts.ts
  * groups by it and removes it.
  */
-export async function textChangesOf(db: Queryable, billIds: number[], withWhitespace: boolean): Promise<TextChangeOfBill[]> {
+export async function textChangesOf(
+  db: Queryable,
+  billIds: number[],
+  withWhitespace: boolean,
+): Promise<TextChangeOfBill[]> {
   const { rows } = await db.query<TextChangeOfBill>(
     `SELECT p.bill_id AS _bill, ${CHANGE_COLUMNS} FROM (${CONSECUTIVE_PAIRS_SQL}) p
      JOIN text_changes tc ON tc.from_text_id = p.from_text_id AND tc.to_text_id = p.to_text_id
@@ -180,17 +194,29 @@ export async function textChangesOf(db: Queryable, billIds: number[], withWhites
 }
 
 /** One computed change with its unified diff, if the pair has been computed. */
-export async function textChange(db: Queryable, billId: number, from: number, to: number): Promise<Static<typeof DiffSchema> | undefined> {
+export async function textChange(
+  db: Queryable,
+  billId: number,
+  from: number,
+  to: number,
+): Promise<Static<typeof DiffSchema> | undefined> {
   const { rows } = await db.query<Static<typeof DiffSchema>>(
     `SELECT tc.bill_id, ${CHANGE_COLUMNS}, tc.diff_unified FROM text_changes tc
-     WHERE tc.from_text_id = $1 AND tc.to_text_id = $2 AND tc.bill_id = $3`, [from, to, billId],
+     WHERE tc.from_text_id = $1 AND tc.to_text_id = $2 AND tc.bill_id = $3`,
+    [from, to, billId],
   );
   return rows[0];
 }
 
 /** Which of these texts belong to the bill, and whether each is listed without its document. */
-export async function textsOfBill(db: Queryable, billId: number, textIds: number[]): Promise<{ text_id: number; absent: boolean }[]> {
+export async function textsOfBill(
+  db: Queryable,
+  billId: number,
+  textIds: number[],
+): Promise<{ text_id: number; absent: boolean }[]> {
   const { rows } = await db.query<{ text_id: number; absent: boolean }>(
-    'SELECT text_id, content IS NULL AS absent FROM bill_texts WHERE bill_id = $1 AND text_id = ANY($2::int[])', [billId, textIds]);
+    'SELECT text_id, content IS NULL AS absent FROM bill_texts WHERE bill_id = $1 AND text_id = ANY($2::int[])',
+    [billId, textIds],
+  );
   return rows;
 }

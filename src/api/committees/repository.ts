@@ -38,7 +38,9 @@ export async function listCommittees(db: Queryable, f: CommitteeFilters): Promis
 }
 
 export async function getCommittee(db: Queryable, id: number): Promise<Static<typeof CommitteeSchema> | undefined> {
-  return (await db.query<Static<typeof CommitteeSchema>>(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.committee_id = $1`, [id])).rows[0];
+  return (
+    await db.query<Static<typeof CommitteeSchema>>(`SELECT ${COLUMNS} FROM ${FROM} WHERE c.committee_id = $1`, [id])
+  ).rows[0];
 }
 
 export async function committeeExists(db: Queryable, id: number): Promise<boolean> {
@@ -51,16 +53,23 @@ export async function committeeExists(db: Queryable, id: number): Promise<boolea
  * bulk files a whole jurisdiction's.
  */
 export async function committeeMembers(db: Queryable, ids: number[]): Promise<Static<typeof CommitteeMemberSchema>[]> {
-  return (await db.query<Static<typeof CommitteeMemberSchema>>(
-    `SELECT m.committee_id, m.people_id, p.name, p.party_id, ${PARTY_NAME} AS party_name, m.member_role
+  return (
+    await db.query<Static<typeof CommitteeMemberSchema>>(
+      `SELECT m.committee_id, m.people_id, p.name, p.party_id, ${PARTY_NAME} AS party_name, m.member_role
      FROM committee_members m JOIN people p ON p.people_id = m.people_id LEFT JOIN parties pa ON pa.party_id = p.party_id
      WHERE m.committee_id = ANY($1::int[])
      ORDER BY m.committee_id, CASE m.member_role WHEN 'chair' THEN 0 WHEN 'vice chair' THEN 1 ELSE 2 END, ${MEMBER_NAME_ORDER}`,
-    [ids],
-  )).rows;
+      [ids],
+    )
+  ).rows;
 }
 
 /** Most recent first, at most 100. */
 export async function committeeHearings(db: Queryable, id: number): Promise<Static<typeof HearingSchema>[]> {
-  return (await db.query<Static<typeof HearingSchema>>(`SELECT ${HEARING_COLUMNS} FROM ${HEARING_FROM} WHERE h.committee_id = $1 ORDER BY ${HEARING_ORDER} LIMIT 100`, [id])).rows;
+  return (
+    await db.query<Static<typeof HearingSchema>>(
+      `SELECT ${HEARING_COLUMNS} FROM ${HEARING_FROM} WHERE h.committee_id = $1 ORDER BY ${HEARING_ORDER} LIMIT 100`,
+      [id],
+    )
+  ).rows;
 }

@@ -10,7 +10,8 @@ import { errorResponses } from '../../http/schemas.js';
  */
 export function Nullable<T extends TSchema>(t: T, description?: string): TUnsafe<Static<T> | null> {
   const type = (t as { type?: unknown }).type;
-  if (typeof type === 'string' && SCALARS.has(type)) return Type.Unsafe<Static<T> | null>({ ...t, type: [type, 'null'], ...(description ? { description } : {}) });
+  if (typeof type === 'string' && SCALARS.has(type))
+    return Type.Unsafe<Static<T> | null>({ ...t, type: [type, 'null'], ...(description ? { description } : {}) });
   return Type.Unsafe<Static<T> | null>(Type.Union([t, Type.Null()], description ? { description } : {}));
 }
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
@@ -28,4 +29,7 @@ export const One = <T extends TSchema>(row: T) => Type.Object({ data: row });
 /** Response map: 200 plus the error envelope for each status the route can answer. */
 // 422 query_timeout: every read runs on the read pool, whose statements PostgreSQL cancels after
 // READ_STATEMENT_TIMEOUT_MS.
-export const responses = <T extends TSchema>(ok: T, ...errors: number[]) => ({ 200: ok, ...errorResponses(401, 422, 429, 500, ...errors) });
+export const responses = <T extends TSchema>(ok: T, ...errors: number[]) => ({
+  200: ok,
+  ...errorResponses(401, 422, 429, 500, ...errors),
+});

@@ -26,7 +26,8 @@ export async function roster(db: Queryable, f: RosterFilters): Promise<Static<ty
   const w = new Where();
   w.add(LEGISLATOR);
   if (f.stateId !== undefined) w.add(`p.state_id = ${w.p(f.stateId)}`);
-  if (f.q !== undefined) w.add(`lower(p.first_name || ' ' || p.last_name || ' ' || p.name) LIKE ${w.p(likeContains(f.q.toLowerCase()))}`);
+  if (f.q !== undefined)
+    w.add(`lower(p.first_name || ' ' || p.last_name || ' ' || p.name) LIKE ${w.p(likeContains(f.q.toLowerCase()))}`);
   if (f.party !== undefined) {
     const v = w.p(f.party.toLowerCase());
     w.add(`(lower(${PARTY_NAME}) LIKE ${v} || '%' OR lower(pa.party_abbr) = ${v})`);
@@ -38,33 +39,60 @@ export async function roster(db: Queryable, f: RosterFilters): Promise<Static<ty
   return (await db.query<Static<typeof LegislatorSchema>>(sql, w.params)).rows;
 }
 
-export async function getLegislator(db: Queryable, peopleId: string): Promise<Static<typeof LegislatorSchema> | undefined> {
-  return (await db.query<Static<typeof LegislatorSchema>>(`SELECT ${COLUMNS} FROM ${FROM} WHERE p.people_id = $1::bigint AND ${LEGISLATOR}`, [peopleId])).rows[0];
+export async function getLegislator(
+  db: Queryable,
+  peopleId: string,
+): Promise<Static<typeof LegislatorSchema> | undefined> {
+  return (
+    await db.query<Static<typeof LegislatorSchema>>(
+      `SELECT ${COLUMNS} FROM ${FROM} WHERE p.people_id = $1::bigint AND ${LEGISLATOR}`,
+      [peopleId],
+    )
+  ).rows[0];
 }
 
 export async function personExists(db: Queryable, peopleId: string): Promise<boolean> {
-  return (await db.query(`SELECT 1 FROM people p WHERE p.people_id = $1::bigint AND ${LEGISLATOR}`, [peopleId])).rowCount === 1;
+  return (
+    (await db.query(`SELECT 1 FROM people p WHERE p.people_id = $1::bigint AND ${LEGISLATOR}`, [peopleId])).rowCount ===
+    1
+  );
 }
 
-export async function voteHistory(db: Queryable, peopleId: string, limit: number, offset: number): Promise<Static<typeof LegislatorVoteRow>[]> {
-  return (await db.query<Static<typeof LegislatorVoteRow>>(
-    `SELECT r.roll_call_id, v.vote_id, coalesce(vt.vote_name, '') AS vote_name, r.vote_date AS roll_call_date,
+export async function voteHistory(
+  db: Queryable,
+  peopleId: string,
+  limit: number,
+  offset: number,
+): Promise<Static<typeof LegislatorVoteRow>[]> {
+  return (
+    await db.query<Static<typeof LegislatorVoteRow>>(
+      `SELECT r.roll_call_id, v.vote_id, coalesce(vt.vote_name, '') AS vote_name, r.vote_date AS roll_call_date,
        r.roll_call_body_id AS body_id, r.description AS roll_call_desc, r.yea, r.nay, r.nv, r.absent, r.total, r.passed,
        b.bill_id, b.bill_number, b.title, s.state_abbr::text AS state_abbr
      FROM roll_call_votes v JOIN roll_calls r ON r.roll_call_id = v.roll_call_id
      JOIN bills b ON b.bill_id = r.bill_id JOIN states s ON s.state_id = b.state_id
      LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
      WHERE v.people_id = $1::bigint
-     ORDER BY r.vote_date DESC NULLS LAST, r.roll_call_id DESC LIMIT $2 OFFSET $3`, [peopleId, limit, offset],
-  )).rows;
+     ORDER BY r.vote_date DESC NULLS LAST, r.roll_call_id DESC LIMIT $2 OFFSET $3`,
+      [peopleId, limit, offset],
+    )
+  ).rows;
 }
 
-export async function sponsorships(db: Queryable, peopleId: string, limit: number, offset: number): Promise<Static<typeof SponsorshipRow>[]> {
-  return (await db.query<Static<typeof SponsorshipRow>>(
-    `SELECT sp.sponsor_type_id, sp.sponsor_order, b.bill_id, b.bill_number, b.title, b.description, b.status_id AS status,
+export async function sponsorships(
+  db: Queryable,
+  peopleId: string,
+  limit: number,
+  offset: number,
+): Promise<Static<typeof SponsorshipRow>[]> {
+  return (
+    await db.query<Static<typeof SponsorshipRow>>(
+      `SELECT sp.sponsor_type_id, sp.sponsor_order, b.bill_id, b.bill_number, b.title, b.description, b.status_id AS status,
        b.status_date, s.state_abbr::text AS state_abbr
      FROM bill_sponsors sp JOIN bills b ON b.bill_id = sp.bill_id JOIN states s ON s.state_id = b.state_id
      WHERE sp.people_id = $1::bigint
-     ORDER BY b.status_date DESC NULLS LAST, b.bill_id DESC LIMIT $2 OFFSET $3`, [peopleId, limit, offset],
-  )).rows;
+     ORDER BY b.status_date DESC NULLS LAST, b.bill_id DESC LIMIT $2 OFFSET $3`,
+      [peopleId, limit, offset],
+    )
+  ).rows;
 }

@@ -25,7 +25,17 @@ SELECT s.state_abbr AS state,
 FROM states s LEFT JOIN per ON per.state_id = s.state_id
 ORDER BY s.state_abbr`;
 
-export interface CoverageRow { state: string; bills: number; with_votes: number; with_texts: number; with_sponsors: number; votes: string; texts: string; sponsors: string; live: boolean }
+export interface CoverageRow {
+  state: string;
+  bills: number;
+  with_votes: number;
+  with_texts: number;
+  with_sponsors: number;
+  votes: string;
+  texts: string;
+  sponsors: string;
+  live: boolean;
+}
 
 export async function coverageRows(db: Queryable): Promise<CoverageRow[]> {
   return (await db.query<CoverageRow>(COVERAGE_SQL)).rows;
@@ -44,7 +54,14 @@ LEFT JOIN LATERAL (SELECT updated FROM bills WHERE state_id = s.state_id ORDER B
 LEFT JOIN LATERAL (SELECT changed_at FROM changes WHERE state_id = s.state_id AND changed_at IS NOT NULL ORDER BY changed_at DESC LIMIT 1) c ON true
 ORDER BY s.state_abbr`;
 
-export interface StatusRow { state: string; state_name: string; last_bill_update: Date | null; last_change: Date | null; changes_24h: number; session_in_progress: boolean }
+export interface StatusRow {
+  state: string;
+  state_name: string;
+  last_bill_update: Date | null;
+  last_change: Date | null;
+  changes_24h: number;
+  session_in_progress: boolean;
+}
 
 export async function statusRows(db: Queryable): Promise<StatusRow[]> {
   return (await db.query<StatusRow>(STATUS_SQL)).rows;

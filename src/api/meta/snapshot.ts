@@ -11,7 +11,8 @@ export class Snapshot<T> {
   ) {}
 
   async get(): Promise<{ at: Date; data: T }> {
-    if (this.value && this.now() - this.value.at < this.ttlMs) return { at: new Date(this.value.at), data: this.value.data };
+    if (this.value && this.now() - this.value.at < this.ttlMs)
+      return { at: new Date(this.value.at), data: this.value.data };
     this.pending ??= this.compute()
       .then((data) => (this.value = { at: this.now(), data }))
       .finally(() => (this.pending = undefined));

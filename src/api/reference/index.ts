@@ -17,33 +17,43 @@ const SessionsQuery = Type.Object({
 });
 
 export const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/v1/states', {
-    schema: {
-      operationId: 'listStates',
-      summary: 'The 52 jurisdictions (50 states, DC, US Congress)',
-      description: 'Alphabetical by state_abbr. Cache-Control: private, max-age=3600; ETag with If-None-Match gives 304.',
-      tags: ['Reference'],
-      response: responses(ListOf(StateSchema)),
+  app.get(
+    '/v1/states',
+    {
+      schema: {
+        operationId: 'listStates',
+        summary: 'The 52 jurisdictions (50 states, DC, US Congress)',
+        description:
+          'Alphabetical by state_abbr. Cache-Control: private, max-age=3600; ETag with If-None-Match gives 304.',
+        tags: ['Reference'],
+        response: responses(ListOf(StateSchema)),
+      },
     },
-  }, async (_req, reply) => {
-    reply.header('Cache-Control', CACHE_ONE_HOUR);
-    return { data: await listStates(app.dbRead) };
-  });
+    async (_req, reply) => {
+      reply.header('Cache-Control', CACHE_ONE_HOUR);
+      return { data: await listStates(app.dbRead) };
+    },
+  );
 
-  app.get('/v1/sessions', {
-    schema: {
-      operationId: 'listSessions',
-      summary: 'Legislative sessions',
-      description: 'Newest first (year_start DESC, session_id DESC). No offset. Cache-Control: private, max-age=3600; ETag with If-None-Match gives 304.',
-      tags: ['Reference'],
-      querystring: SessionsQuery,
-      response: responses(ListOf(SessionSchema), 400),
+  app.get(
+    '/v1/sessions',
+    {
+      schema: {
+        operationId: 'listSessions',
+        summary: 'Legislative sessions',
+        description:
+          'Newest first (year_start DESC, session_id DESC). No offset. Cache-Control: private, max-age=3600; ETag with If-None-Match gives 304.',
+        tags: ['Reference'],
+        querystring: SessionsQuery,
+        response: responses(ListOf(SessionSchema), 400),
+      },
     },
-  }, async (req, reply) => {
-    const qs = req.query;
-    const state = parseState(qs.state);
-    const data = await listSessions(app.dbRead, state ? stateIdOf(state) : undefined, clampLimit(qs.limit, 100, 500));
-    reply.header('Cache-Control', CACHE_ONE_HOUR);
-    return { data };
-  });
+    async (req, reply) => {
+      const qs = req.query;
+      const state = parseState(qs.state);
+      const data = await listSessions(app.dbRead, state ? stateIdOf(state) : undefined, clampLimit(qs.limit, 100, 500));
+      reply.header('Cache-Control', CACHE_ONE_HOUR);
+      return { data };
+    },
+  );
 };

@@ -4,10 +4,18 @@ import type { Queryable } from '../../db/pool.js';
 import type { SessionSchema, StateSchema } from './schemas.js';
 
 export async function listStates(db: Queryable): Promise<Static<typeof StateSchema>[]> {
-  return (await db.query<Static<typeof StateSchema>>('SELECT state_id, state_abbr::text AS state_abbr, state_name, capitol FROM states ORDER BY state_abbr')).rows;
+  return (
+    await db.query<Static<typeof StateSchema>>(
+      'SELECT state_id, state_abbr::text AS state_abbr, state_name, capitol FROM states ORDER BY state_abbr',
+    )
+  ).rows;
 }
 
-export async function listSessions(db: Queryable, stateId: number | undefined, limit: number): Promise<Static<typeof SessionSchema>[]> {
+export async function listSessions(
+  db: Queryable,
+  stateId: number | undefined,
+  limit: number,
+): Promise<Static<typeof SessionSchema>[]> {
   const params: unknown[] = [limit];
   let where = '';
   if (stateId !== undefined) {

@@ -10,21 +10,39 @@ import { SubjectListRow } from './schemas.js';
 
 const Query = Type.Object({
   state: Type.Optional(Type.String({ description: 'jurisdiction code; 400 otherwise' })),
-  q: Type.Optional(Type.String({ description: `case-insensitive substring of the subject name; at most ${MAX_TEXT_FILTER_CHARS} characters` })),
+  q: Type.Optional(
+    Type.String({
+      description: `case-insensitive substring of the subject name; at most ${MAX_TEXT_FILTER_CHARS} characters`,
+    }),
+  ),
   limit: LimitParam(100, 1000),
 });
 export const subjectRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/v1/subjects', {
-    schema: {
-      operationId: 'listSubjects', summary: 'Raw subject labels', tags: ['Topics and subjects'],
-      description: 'Ordered by bill_count descending (then subject_id). Interface labels that portals use as tags (bill-text, first-reading, ...) are excluded. count is the number of rows returned.',
-      querystring: Query,
-      response: responses(Type.Object({ data: Type.Array(SubjectListRow), count: Type.Integer({ description: 'rows returned' }) }), 400),
+  app.get(
+    '/v1/subjects',
+    {
+      schema: {
+        operationId: 'listSubjects',
+        summary: 'Raw subject labels',
+        tags: ['Topics and subjects'],
+        description:
+          'Ordered by bill_count descending (then subject_id). Interface labels that portals use as tags (bill-text, first-reading, ...) are excluded. count is the number of rows returned.',
+        querystring: Query,
+        response: responses(
+          Type.Object({ data: Type.Array(SubjectListRow), count: Type.Integer({ description: 'rows returned' }) }),
+          400,
+        ),
+      },
     },
-  }, async (req) => {
-    const qs = req.query;
-    const state = parseState(qs.state);
-    const rows = await listSubjects(app.dbRead, { stateId: state ? stateIdOf(state) : undefined, q: parseTextFilter(qs.q, 'q'), limit: clampLimit(qs.limit, 100, 1000) });
-    return { data: rows, count: rows.length };
-  });
+    async (req) => {
+      const qs = req.query;
+      const state = parseState(qs.state);
+      const rows = await listSubjects(app.dbRead, {
+        stateId: state ? stateIdOf(state) : undefined,
+        q: parseTextFilter(qs.q, 'q'),
+        limit: clampLimit(qs.limit, 100, 1000),
+      });
+      return { data: rows, count: rows.length };
+    },
+  );
 };

@@ -9,16 +9,19 @@ export type MemberVoteOfRollCall = Static<typeof MemberVoteRow> & { _rc: number 
 import { PARTY_NAME } from '../common/sql.js';
 
 export async function getRollCall(db: Queryable, id: number): Promise<Static<typeof RollCallRow> | undefined> {
-  return (await db.query<Static<typeof RollCallRow>>(
-    `SELECT r.roll_call_id, r.bill_id, r.roll_call_body_id, coalesce(bo.body_name, '') AS body, r.vote_date, r.description,
+  return (
+    await db.query<Static<typeof RollCallRow>>(
+      `SELECT r.roll_call_id, r.bill_id, r.roll_call_body_id, coalesce(bo.body_name, '') AS body, r.vote_date, r.description,
        r.yea, r.nay, r.nv, r.absent, r.total, r.passed, r.state_url
      FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id WHERE r.roll_call_id = $1`,
-    [id],
-  )).rows[0];
+      [id],
+    )
+  ).rows[0];
 }
 
 /** A roll call's members by surname as people expect (name_sort), people_id last: a total order. */
-const MEMBER_ORDER = 'p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id';
+const MEMBER_ORDER =
+  'p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id';
 
 /**
  * For one roll call each member is read by primary key (a LATERAL subquery, which the planner
@@ -29,10 +32,12 @@ const MEMBER_ORDER = 'p.last_name COLLATE name_sort, p.first_name COLLATE name_s
 const memberVotesSql = (order: string, one: boolean) =>
   `SELECT v.roll_call_id AS _rc, v.people_id, p.name, ${PARTY_NAME} AS party_name, p.district,
      coalesce(vt.vote_name, 'Not Voting') AS vote
-   FROM roll_call_votes v ${one
-    ? `CROSS JOIN LATERAL (SELECT p.people_id, p.name, p.party_id, p.party_name, p.district, p.last_name, p.first_name
+   FROM roll_call_votes v ${
+     one
+       ? `CROSS JOIN LATERAL (SELECT p.people_id, p.name, p.party_id, p.party_name, p.district, p.last_name, p.first_name
          FROM people p WHERE p.people_id = v.people_id LIMIT 1) p`
-    : 'JOIN people p ON p.people_id = v.people_id'}
+       : 'JOIN people p ON p.people_id = v.people_id'
+   }
    LEFT JOIN parties pa ON pa.party_id = p.party_id LEFT JOIN vote_types vt ON vt.vote_id = v.vote_id
    WHERE v.roll_call_id = ANY($1::int[])
    ORDER BY ${order}`;
@@ -43,7 +48,9 @@ const memberVotesSql = (order: string, one: boolean) =>
  * the endpoint's serializer drops it, the bulk writer groups by it.
  */
 export async function memberVotes(db: Queryable, ids: number[]): Promise<MemberVoteOfRollCall[]> {
-  return (await db.query<MemberVoteOfRollCall>(memberVotesSql(`v.roll_call_id, ${MEMBER_ORDER}`, ids.length === 1), [ids])).rows;
+  return (
+    await db.query<MemberVoteOfRollCall>(memberVotesSql(`v.roll_call_id, ${MEMBER_ORDER}`, ids.length === 1), [ids])
+  ).rows;
 }
 
 /** Every person's position in a roll call's member order (for memberVotesRanked). */
@@ -58,7 +65,11 @@ export async function memberRanks(db: Queryable): Promise<Map<unknown, number>> 
  * same snapshot) instead of once per pair of rows: on a batch of tens of thousands of member
  * votes the collation sort was half the query's time.
  */
-export async function memberVotesRanked(db: Queryable, ids: number[], ranks: Map<unknown, number>): Promise<MemberVoteOfRollCall[]> {
+export async function memberVotesRanked(
+  db: Queryable,
+  ids: number[],
+  ranks: Map<unknown, number>,
+): Promise<MemberVoteOfRollCall[]> {
   const rows = (await db.query<MemberVoteOfRollCall>(memberVotesSql('v.roll_call_id', false), [ids])).rows;
   const rank = (r: MemberVoteOfRollCall) => ranks.get(r.people_id) ?? Number.MAX_SAFE_INTEGER;
   for (let start = 0; start < rows.length;) {

@@ -4,6 +4,9 @@ import { Type } from 'typebox';
 import { Int, Str } from '../common/schemas.js';
 
 export const MemberVoteRow = Type.Object({
-  people_id: Int(), name: Str(), party_name: Str(), district: Str(),
+  people_id: Int(),
+  name: Str(),
+  party_name: Str(),
+  district: Str(),
   vote: Type.String({ description: 'Yea, Nay, Not Voting or Absent' }),
 });

@@ -40,10 +40,15 @@ export async function deferIndexes(c: PoolClient, tables: readonly string[]): Pr
 }
 
 /** Recreates what deferIndexes dropped, from the definitions it read. */
-export async function restoreIndexes(c: PoolClient, d: Deferred, log: (msg: string) => void = () => undefined): Promise<void> {
+export async function restoreIndexes(
+  c: PoolClient,
+  d: Deferred,
+  log: (msg: string) => void = () => undefined,
+): Promise<void> {
   for (const i of d.indexes) await c.query(i.def);
   log(`${d.indexes.length} indexes rebuilt`);
   // Validates every existing row in one join per constraint.
-  for (const fk of d.foreignKeys) await c.query(`ALTER TABLE ${quote(fk.table)} ADD CONSTRAINT ${quote(fk.name)} ${fk.def}`);
+  for (const fk of d.foreignKeys)
+    await c.query(`ALTER TABLE ${quote(fk.table)} ADD CONSTRAINT ${quote(fk.name)} ${fk.def}`);
   log(`${d.foreignKeys.length} foreign keys restored`);
 }

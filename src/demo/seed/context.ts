@@ -36,8 +36,13 @@ export interface SeedContext {
 }
 
 export async function loadContext(db: Queryable, seed: number): Promise<SeedContext> {
-  const states = (await db.query<StateRow>('SELECT state_id, state_abbr, state_name FROM states ORDER BY state_id')).rows;
-  const bodies = (await db.query<BodyRow>('SELECT body_id, state_id, role_id, body_abbr, body_short, body_name, body_role_abbr FROM bodies ORDER BY state_id, role_id, body_id')).rows;
+  const states = (await db.query<StateRow>('SELECT state_id, state_abbr, state_name FROM states ORDER BY state_id'))
+    .rows;
+  const bodies = (
+    await db.query<BodyRow>(
+      'SELECT body_id, state_id, role_id, body_abbr, body_short, body_name, body_role_abbr FROM bodies ORDER BY state_id, role_id, body_id',
+    )
+  ).rows;
   const topics = (await db.query<{ topic_id: number; slug: string }>('SELECT topic_id, slug FROM topics')).rows;
   const chambers = new Map<number, BodyRow[]>();
   const jointBodies = new Map<number, BodyRow>();
@@ -66,7 +71,10 @@ export const dayOf = (date: string): number => Date.parse(date + 'T00:00:00Z');
 
 export const hex = (rng: { next(): number }, len: number): string => {
   let s = '';
-  while (s.length < len) s += Math.floor(rng.next() * 0x100000000).toString(16).padStart(8, '0');
+  while (s.length < len)
+    s += Math.floor(rng.next() * 0x100000000)
+      .toString(16)
+      .padStart(8, '0');
   return s.slice(0, len);
 };
 

@@ -14,7 +14,9 @@ export class PgArray {
 
 function escapeText(s: string): string {
   // Only these four characters are special in COPY text format.
-  return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
+  return /[\\\t\n\r]/.test(s)
+    ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+    : s;
 }
 
 function arrayLiteral(items: string[]): string {
@@ -37,7 +39,10 @@ export class CopyBuffer {
   private size = 0;
   count = 0;
 
-  constructor(readonly table: string, readonly columns: readonly string[]) {}
+  constructor(
+    readonly table: string,
+    readonly columns: readonly string[],
+  ) {}
 
   row(values: Cell[]): void {
     let line = encodeCell(values[0]);

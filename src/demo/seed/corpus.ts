@@ -36,9 +36,23 @@ export function* corpus(ctx: SeedContext, total: number): Generator<CorpusStep, 
   yield { batches: takeAll(ref), bills: 0 };
 
   const w: World = {
-    ctx, sessions, people, committees, subjects, stateWeights: stateWeights(ctx),
-    ids: { text: DEMO_ID_BASE, rollCall: DEMO_ID_BASE, amendment: DEMO_ID_BASE, supplement: DEMO_ID_BASE, citation: DEMO_ID_BASE, analysis: DEMO_ID_BASE },
-    numbers: new Map(), companions: new Map(), sample: new Map(),
+    ctx,
+    sessions,
+    people,
+    committees,
+    subjects,
+    stateWeights: stateWeights(ctx),
+    ids: {
+      text: DEMO_ID_BASE,
+      rollCall: DEMO_ID_BASE,
+      amendment: DEMO_ID_BASE,
+      supplement: DEMO_ID_BASE,
+      citation: DEMO_ID_BASE,
+      analysis: DEMO_ID_BASE,
+    },
+    numbers: new Map(),
+    companions: new Map(),
+    sample: new Map(),
   };
   // The most recently updated bills, for the change log (kept as a small sorted window).
   let recent: { bill_id: number; updated: number; state_id: number; status: number }[] = [];
@@ -58,5 +72,7 @@ export function* corpus(ctx: SeedContext, total: number): Generator<CorpusStep, 
   generateCandidates(ctx, people, tail.candidates, tail.candidacies);
   yield { batches: takeAll(tail), bills: total };
   // Oldest first, so the feed (newest first) shows the most recently updated bill on top.
-  return [...recent].reverse().map((r) => ({ bill_id: r.bill_id, state_id: r.state_id, reason: 'NewBill' as const, new_status: r.status }));
+  return [...recent]
+    .reverse()
+    .map((r) => ({ bill_id: r.bill_id, state_id: r.state_id, reason: 'NewBill' as const, new_status: r.status }));
 }

@@ -14,7 +14,12 @@ function status(rng: Rng, day: number): { status: string; live: boolean } {
   return { status: rng.chance(0.03) ? 'cancelled' : 'completed', live: false };
 }
 
-export function generateHearings(ctx: SeedContext, committees: Map<number, CommitteeInfo[]>, sample: Map<number, { bill_id: number; bill_number: string }[]>, out: CopyBuffer): void {
+export function generateHearings(
+  ctx: SeedContext,
+  committees: Map<number, CommitteeInfo[]>,
+  sample: Map<number, { bill_id: number; bill_number: string }[]>,
+  out: CopyBuffer,
+): void {
   let seq = 0;
   const today = Math.floor(CORPUS_NOW / DAY) * DAY;
   for (const [, list] of [...committees.entries()].sort((a, b) => a[0] - b[0])) {
@@ -34,19 +39,53 @@ export function generateHearings(ctx: SeedContext, committees: Map<number, Commi
         const audio = past && rng.chance(0.35);
         const transcript = past && video && rng.chance(0.4);
         const discussed = bills.length ? rng.sample(bills, rng.int(0, 4)) : [];
-        const polished = transcript && rng.chance(0.5) ? { id: hex(rng, 8), segments: [{ speaker: 'CHAIR', text: 'The committee will come to order.' }] } : null;
+        const polished =
+          transcript && rng.chance(0.5)
+            ? { id: hex(rng, 8), segments: [{ speaker: 'CHAIR', text: 'The committee will come to order.' }] }
+            : null;
         const base = `https://legislature.example.gov/media/${c.committee_id}/${id}`;
-        out.row([id, c.state_id, c.committee_id, c.chamber, c.name, `${c.name} hearing`,
-          discussed.length ? `Public hearing on ${discussed.map((b) => b.bill_number).join(', ')}` : 'Informational hearing',
-          isoDate(day), time, isoTime(when), s.live, s.status, `State Capitol, Room ${rng.int(100, 499)}`, String(rng.int(100, 499)),
-          video ? `${base}/video.m3u8` : null, video ? rng.pick(['hls', 'youtube', 'granicus']) : '', video && past ? rng.int(1800, 14400) : 0,
-          audio ? `${base}/audio.mp3` : null, transcript ? `${base}/transcript.txt` : null,
-          transcript ? `CHAIR: The committee will come to order. ${discussed.map((b) => `We now take up ${b.bill_number}.`).join(' ')} The committee stands adjourned.` : null,
-          transcript ? 'text' : '', video && rng.chance(0.5),
-          [{ role: 'chair', name: 'Chair' }, ...(discussed.length ? [{ role: 'witness', name: 'Public witness' }] : [])], discussed,
-          [], rng.chance(0.3) ? ['public testimony'] : [], `${base}`, isoTime(Math.min(CORPUS_NOW, when + DAY)), isoTime(Math.min(CORPUS_NOW, when + 2 * DAY)),
-          past ? rng.int(0, 5000) : 0, transcript ? isoTime(Math.min(CORPUS_NOW, when + DAY)) : null,
-          polished, polished ? isoTime(Math.min(CORPUS_NOW, when + 2 * DAY)) : null]);
+        out.row([
+          id,
+          c.state_id,
+          c.committee_id,
+          c.chamber,
+          c.name,
+          `${c.name} hearing`,
+          discussed.length
+            ? `Public hearing on ${discussed.map((b) => b.bill_number).join(', ')}`
+            : 'Informational hearing',
+          isoDate(day),
+          time,
+          isoTime(when),
+          s.live,
+          s.status,
+          `State Capitol, Room ${rng.int(100, 499)}`,
+          String(rng.int(100, 499)),
+          video ? `${base}/video.m3u8` : null,
+          video ? rng.pick(['hls', 'youtube', 'granicus']) : '',
+          video && past ? rng.int(1800, 14400) : 0,
+          audio ? `${base}/audio.mp3` : null,
+          transcript ? `${base}/transcript.txt` : null,
+          transcript
+            ? `CHAIR: The committee will come to order. ${discussed.map((b) => `We now take up ${b.bill_number}.`).join(' ')} The committee stands adjourned.`
+            : null,
+          transcript ? 'text' : '',
+          video && rng.chance(0.5),
+          [
+            { role: 'chair', name: 'Chair' },
+            ...(discussed.length ? [{ role: 'witness', name: 'Public witness' }] : []),
+          ],
+          discussed,
+          [],
+          rng.chance(0.3) ? ['public testimony'] : [],
+          `${base}`,
+          isoTime(Math.min(CORPUS_NOW, when + DAY)),
+          isoTime(Math.min(CORPUS_NOW, when + 2 * DAY)),
+          past ? rng.int(0, 5000) : 0,
+          transcript ? isoTime(Math.min(CORPUS_NOW, when + DAY)) : null,
+          polished,
+          polished ? isoTime(Math.min(CORPUS_NOW, when + 2 * DAY)) : null,
+        ]);
       }
     }
   }

@@ -59,7 +59,16 @@ export function walkLadder(rng: Rng, p: PathInput): Path {
   const step = (action: string, body: number, major = 0) => steps.push({ date, action, body_id: body, major });
   const final = p.status;
   // Dead bills die somewhere on the way; pick how far they got.
-  const reach = final === 7 ? rng.weighted([[2, 6], [3, 3], [4, 1]] as const) : final === 6 ? 4 : final;
+  const reach =
+    final === 7
+      ? rng.weighted([
+          [2, 6],
+          [3, 3],
+          [4, 1],
+        ] as const)
+      : final === 6
+        ? 4
+        : final;
 
   step(p.prefiled ? 'Prefiled and referred for introduction' : 'Introduced and read first time', p.origin.body_id, 1);
   if (reach >= 2 || final === 7) {
@@ -78,7 +87,9 @@ export function walkLadder(rng: Rng, p: PathInput): Path {
     advance(5, 40);
     step(rng.pick(['Reported favorably', 'Do pass as amended', 'Reported with amendments']), p.origin.body_id);
     advance(1, 14);
-    const desc = p.resolution ? 'Adoption' : rng.pick(['Third Reading', 'Final Passage', 'Third Reading and Final Passage']);
+    const desc = p.resolution
+      ? 'Adoption'
+      : rng.pick(['Third Reading', 'Final Passage', 'Third Reading and Final Passage']);
     const failsHere = final === 7 && reach === 3 && rng.chance(0.3);
     // Most simple resolutions are adopted by voice vote, with no roll call to record.
     const voice = p.resolution && !failsHere && rng.chance(0.8);
@@ -86,14 +97,21 @@ export function walkLadder(rng: Rng, p: PathInput): Path {
     if (failsHere) {
       step(`Failed ${desc.toLowerCase()} in ${p.origin.name}`, p.origin.body_id, 1);
     } else {
-      step(p.resolution ? `Adopted by ${p.origin.name}${voice ? ' by voice vote' : ''}` : `Passed ${p.origin.name}`, p.origin.body_id, 1);
+      step(
+        p.resolution ? `Adopted by ${p.origin.name}${voice ? ' by voice vote' : ''}` : `Passed ${p.origin.name}`,
+        p.origin.body_id,
+        1,
+      );
       pendingCommittee = null;
       statusDate = date;
       if (p.other) {
         advance(1, 7);
         currentBody = p.other.body_id;
         const c2 = p.other.committees.length ? rng.pick(p.other.committees) : null;
-        step(c2 ? `Received in ${p.other.name}; referred to ${c2.name}` : `Received in ${p.other.name}`, p.other.body_id);
+        step(
+          c2 ? `Received in ${p.other.name}; referred to ${c2.name}` : `Received in ${p.other.name}`,
+          p.other.body_id,
+        );
         if (c2) {
           referrals.push({ committee: c2, date });
           pendingCommittee = c2.committee_id;
@@ -106,11 +124,21 @@ export function walkLadder(rng: Rng, p: PathInput): Path {
       advance(7, 45);
       const failsHere = final === 7;
       const voice = p.resolution && !failsHere && rng.chance(0.8);
-      votes.push({ date, body_id: p.other.body_id, passed: !failsHere, description: p.resolution ? 'Adoption' : 'Final Passage', recorded: !voice });
+      votes.push({
+        date,
+        body_id: p.other.body_id,
+        passed: !failsHere,
+        description: p.resolution ? 'Adoption' : 'Final Passage',
+        recorded: !voice,
+      });
       if (failsHere) {
         step(`Failed final passage in ${p.other.name}`, p.other.body_id, 1);
       } else {
-        step(p.resolution ? `Adopted by ${p.other.name}${voice ? ' by voice vote' : ''}` : `Passed ${p.other.name}`, p.other.body_id, 1);
+        step(
+          p.resolution ? `Adopted by ${p.other.name}${voice ? ' by voice vote' : ''}` : `Passed ${p.other.name}`,
+          p.other.body_id,
+          1,
+        );
         pendingCommittee = null;
         statusDate = date;
       }
@@ -126,7 +154,11 @@ export function walkLadder(rng: Rng, p: PathInput): Path {
     statusDate = date;
     if (final === 8) {
       advance(1, 10);
-      step(`Chaptered by Secretary of State, Chapter ${rng.int(1, 900)}, Statutes of ${new Date(date).getUTCFullYear()}`, currentBody, 1);
+      step(
+        `Chaptered by Secretary of State, Chapter ${rng.int(1, 900)}, Statutes of ${new Date(date).getUTCFullYear()}`,
+        currentBody,
+        1,
+      );
       statusDate = date;
     }
   }

@@ -5,10 +5,16 @@
 import { PADDED_STATES } from './context.js';
 
 /** [bill_type_id, weight] */
-export const BILL_TYPES: readonly (readonly [number, number])[] = [[1, 80], [2, 10], [3, 5], [4, 5]];
+export const BILL_TYPES: readonly (readonly [number, number])[] = [
+  [1, 80],
+  [2, 10],
+  [3, 5],
+  [4, 5],
+];
 
 function prefix(abbr: string, bodyAbbr: string, role: number, type: number): string {
-  if (abbr === 'US') return role === 1 ? ['HR', 'HRES', 'HCONRES', 'HJRES'][type - 1] : ['S', 'SRES', 'SCONRES', 'SJRES'][type - 1];
+  if (abbr === 'US')
+    return role === 1 ? ['HR', 'HRES', 'HCONRES', 'HJRES'][type - 1] : ['S', 'SRES', 'SCONRES', 'SJRES'][type - 1];
   if (abbr === 'DC') return ['B26-', 'PR26-', 'CER26-', 'PR26-'][type - 1];
   if (abbr === 'NE') return ['LB', 'LR', 'LR', 'LR'][type - 1] + (type > 1 ? '' : '');
   if (abbr === 'NY' || abbr === 'NJ') return (role === 1 ? 'A' : 'S') + ['', 'R', 'CR', 'JR'][type - 1];

@@ -32,16 +32,26 @@ async function* inWorker(url: URL, ctx: SeedContext, total: number): CorpusSourc
   const queue: WorkerMessage[] = [];
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
-  worker.on('message', (m: WorkerMessage) => { queue.push(m); wake?.(); });
-  worker.on('error', (err) => { failure = err; wake?.(); });
-  worker.on('exit', (code) => { if (code !== 0 && !failure) failure = new Error(`seed worker exited with code ${code}`); wake?.(); });
+  worker.on('message', (m: WorkerMessage) => {
+    queue.push(m);
+    wake?.();
+  });
+  worker.on('error', (err) => {
+    failure = err;
+    wake?.();
+  });
+  worker.on('exit', (code) => {
+    if (code !== 0 && !failure) failure = new Error(`seed worker exited with code ${code}`);
+    wake?.();
+  });
   try {
     for (;;) {
       while (!queue.length && !failure) await new Promise<void>((r) => (wake = r));
       const m = queue.shift();
       if (!m) throw failure as Error;
       if (m.type === 'end') return m.changes as ChangeInput[];
-      for (const b of m.batches) b.chunks = b.chunks.map((c) => (typeof c === 'string' ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
+      for (const b of m.batches)
+        b.chunks = b.chunks.map((c) => (typeof c === 'string' ? c : Buffer.from(c.buffer, c.byteOffset, c.byteLength)));
       yield { batches: m.batches, bills: m.bills };
       // The consumer asked for the next batch: the worker may generate one more.
       Atomics.add(counter, 0, 1);

@@ -31,7 +31,9 @@ export function generateSubjects(ctx: SeedContext, out: CopyBuffer, links: CopyB
     [...names, ...labels].forEach((name, i) => {
       const id = DEMO_ID_BASE + st.state_id * 1000 + i;
       const iface = isInterfaceLabel(name);
-      const topicIds = topicsForSubject(name).map((slug) => ctx.topicIds.get(slug)).filter((t): t is number => t !== undefined);
+      const topicIds = topicsForSubject(name)
+        .map((slug) => ctx.topicIds.get(slug))
+        .filter((t): t is number => t !== undefined);
       // bill_count is filled in after the bills are loaded.
       out.row([id, st.state_id, name, iface, 0]);
       for (const t of topicIds) links.row([id, t]);

@@ -20,8 +20,22 @@ export interface DocHeader {
   code: string;
 }
 
-const VERBS = ['shall establish', 'shall maintain', 'may adopt rules for', 'shall report annually on', 'shall not exceed', 'shall publish'];
-const OBJECTS = ['a grant program', 'the reporting requirements of this section', 'an advisory council', 'the fee schedule', 'a public registry', 'a pilot program'];
+const VERBS = [
+  'shall establish',
+  'shall maintain',
+  'may adopt rules for',
+  'shall report annually on',
+  'shall not exceed',
+  'shall publish',
+];
+const OBJECTS = [
+  'a grant program',
+  'the reporting requirements of this section',
+  'an advisory council',
+  'the fee schedule',
+  'a public registry',
+  'a pilot program',
+];
 
 function section(rng: Rng, n: number, code: string): string {
   const cite = `${rng.int(1, 60)}-${rng.int(100, 999)}`;
@@ -37,7 +51,16 @@ function section(rng: Rng, n: number, code: string): string {
 
 function render(h: DocHeader, sections: string[], effective: string): string {
   return [
-    h.jurisdiction.toUpperCase(), h.body, h.session, '', h.number, '', h.title, '', h.enacting, '',
+    h.jurisdiction.toUpperCase(),
+    h.body,
+    h.session,
+    '',
+    h.number,
+    '',
+    h.title,
+    '',
+    h.enacting,
+    '',
     ...sections.flatMap((s) => [s, '']),
     `SECTION ${sections.length + 1}. This act takes effect ${effective}.`,
     '',
@@ -58,12 +81,15 @@ export function textVersions(rng: Rng, h: DocHeader, types: { type_id: number; d
       if (change === 0 || sections.length < 2) sections.push(section(rng, sections.length + 1, h.code));
       else if (change === 1) {
         const k = rng.int(0, sections.length - 1);
-        sections[k] = sections[k].replace(/\$[\d,]+/, `$${(rng.int(1, 500) * 1000).toLocaleString('en-US')}`).replace(/(\d+) days/, `${rng.pick([45, 120, 365])} days`);
+        sections[k] = sections[k]
+          .replace(/\$[\d,]+/, `$${(rng.int(1, 500) * 1000).toLocaleString('en-US')}`)
+          .replace(/(\d+) days/, `${rng.pick([45, 120, 365])} days`);
       } else {
         sections.splice(rng.int(0, sections.length - 1), 1);
         sections.forEach((s, j) => (sections[j] = s.replace(/^SECTION \d+\./, `SECTION ${j + 1}.`)));
       }
-      if (rng.chance(0.3)) effective = rng.pick(['October 1, 2026', 'January 1, 2028', 'upon approval by the executive']);
+      if (rng.chance(0.3))
+        effective = rng.pick(['October 1, 2026', 'January 1, 2028', 'upon approval by the executive']);
     }
     out.push({ type_id: t.type_id, date: t.date, content: render(h, sections, effective) });
   });
@@ -72,7 +98,10 @@ export function textVersions(rng: Rng, h: DocHeader, types: { type_id: number; d
 
 /** The same text re-issued with different line breaks and spacing only. */
 export function reflow(content: string): string {
-  return content.replace(/\. /g, '.  ').replace(/\n\n/g, '\n\n\n').replace(/ is amended to read:/g, '\n    is amended to read:');
+  return content
+    .replace(/\. /g, '.  ')
+    .replace(/\n\n/g, '\n\n\n')
+    .replace(/ is amended to read:/g, '\n    is amended to read:');
 }
 
 export const md5 = (s: string): string => createHash('md5').update(s).digest('hex');

@@ -16,9 +16,7 @@ export interface WorkerInput {
   consumed: SharedArrayBuffer;
 }
 
-export type WorkerMessage =
-  | { type: 'step'; batches: CopyBatch[]; bills: number }
-  | { type: 'end'; changes: unknown[] };
+export type WorkerMessage = { type: 'step'; batches: CopyBatch[]; bills: number } | { type: 'end'; changes: unknown[] };
 
 function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
   const consumed = new Int32Array(input.consumed);
@@ -26,7 +24,8 @@ function run(port: NonNullable<typeof parentPort>, input: WorkerInput): void {
   const it = corpus(input.ctx, input.total);
   let sent = 0;
   for (;;) {
-    for (let seen = Atomics.load(consumed, 0); sent - seen >= MAX_AHEAD; seen = Atomics.load(consumed, 0)) Atomics.wait(consumed, 0, seen, 1000);
+    for (let seen = Atomics.load(consumed, 0); sent - seen >= MAX_AHEAD; seen = Atomics.load(consumed, 0))
+      Atomics.wait(consumed, 0, seen, 1000);
     const r = it.next();
     if (r.done) {
       port.postMessage({ type: 'end', changes: r.value } satisfies WorkerMessage);

@@ -21,8 +21,8 @@ export class ImportedDataError extends Error {
   constructor(readonly sources: { source: string; sessions: number }[]) {
     super(
       `refusing to simulate: the chosen states hold imported data (${sources.map((s) => `${s.sessions} session${s.sessions === 1 ? '' : 's'} from ${s.source}`).join(', ')}). ` +
-      'The simulator moves statuses, adds votes, texts and amendments on existing bills, so it would rewrite real records and send the made-up changes to every ' +
-      'stream, webhook and mirror consumer. Use a demo database (`lds seed`), pick --states holding only demo data, or pass --force.',
+        'The simulator moves statuses, adds votes, texts and amendments on existing bills, so it would rewrite real records and send the made-up changes to every ' +
+        'stream, webhook and mirror consumer. Use a demo database (`lds seed`), pick --states holding only demo data, or pass --force.',
     );
     this.name = 'ImportedDataError';
   }
@@ -47,10 +47,15 @@ async function importedSources(db: Pool, stateIds: number[] | null): Promise<{ s
 export async function simulate(db: Pool, o: SimulateOptions): Promise<{ actions: number; changes: number }> {
   let stateIds: number[] | null = null;
   if (o.states?.length) {
-    const { rows } = await db.query<{ state_id: number }>('SELECT state_id FROM states WHERE state_abbr = ANY ($1)', [o.states]);
+    const { rows } = await db.query<{ state_id: number }>('SELECT state_id FROM states WHERE state_abbr = ANY ($1)', [
+      o.states,
+    ]);
     stateIds = rows.map((r) => r.state_id);
   }
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM sessions WHERE $1::int[] IS NULL OR state_id = ANY ($1)', [stateIds]);
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM sessions WHERE $1::int[] IS NULL OR state_id = ANY ($1)',
+    [stateIds],
+  );
   if (rows[0].n === 0) throw new Error('no sessions for the chosen states: load data first (`lds seed` or an import)');
   if (!o.force) {
     const imported = await importedSources(db, stateIds);

@@ -13,7 +13,15 @@ import { contentHash, nextIds } from '../write/ids.js';
 import { latest, utcDay } from '../read/dates.js';
 import { congressLadder, type CongressStep } from '../../domain/congress-status.js';
 import { congressPerson, foldPlaceholders, PeopleCache, preloadPeople } from './people.js';
-import { amendments, preloadAmendments, preloadCommittees, referrals, resolveRelatedBills, type AmendmentIds, type CommitteeCache } from './parts.js';
+import {
+  amendments,
+  preloadAmendments,
+  preloadCommittees,
+  referrals,
+  resolveRelatedBills,
+  type AmendmentIds,
+  type CommitteeCache,
+} from './parts.js';
 import { congressSession } from './session.js';
 import { readAhead } from '../read/readahead.js';
 import { ImportReport, RecordError, type ReportOptions } from '../write/report.js';
@@ -22,7 +30,16 @@ import { upsertRollCall } from '../write/rollcalls.js';
 type Obj = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const TYPES: Record<string, number> = { hr: 1, s: 1, hres: 2, sres: 2, hconres: 3, sconres: 3, hjres: 4, sjres: 4 };
-const VOTE_IDS: Record<string, number> = { yea: 1, aye: 1, guilty: 1, nay: 2, no: 2, 'not guilty': 2, 'not voting': 3, present: 3 };
+const VOTE_IDS: Record<string, number> = {
+  yea: 1,
+  aye: 1,
+  guilty: 1,
+  nay: 2,
+  no: 2,
+  'not guilty': 2,
+  'not voting': 3,
+  present: 3,
+};
 
 /**
  * The ladder step of a bill from its status code (src/domain/congress-status.ts); an enacted bill
@@ -44,8 +61,9 @@ function actionBody(a: Obj): number {
 }
 export function congressStatus(d: Obj): CongressStep {
   const status = s(d.status);
-  const law = !!s((d.enacted_as as Obj | null | undefined)?.number)
-    || ((d.actions as Obj[] | undefined) ?? []).some((a) => s(a.type) === 'enacted' && !!s(a.number));
+  const law =
+    !!s((d.enacted_as as Obj | null | undefined)?.number) ||
+    ((d.actions as Obj[] | undefined) ?? []).some((a) => s(a.type) === 'enacted' && !!s(a.number));
   const found = congressLadder(status, law);
   if (!found) throw new RecordError(`unknown status "${status}"`, 'status');
   return found;
@@ -63,7 +81,12 @@ async function dataFiles(dir: string, out: string[] = []): Promise<string[]> {
 }
 
 /** Run-level caches: people by member id, sessions by congress, committees by THOMAS code, amendment ids by bill. */
-interface Cache { people: PeopleCache; sessions: Map<number, number>; committees: CommitteeCache; amendments: AmendmentIds }
+interface Cache {
+  people: PeopleCache;
+  sessions: Map<number, number>;
+  committees: CommitteeCache;
+  amendments: AmendmentIds;
+}
 
 async function sessionFor(db: Queryable, cache: Cache, congress: number): Promise<number> {
   const known = cache.sessions.get(congress);
@@ -83,11 +106,16 @@ class SourceIds {
   private readonly known = new Map<string, number>();
   private spare: number[] = [];
 
-  constructor(private readonly table: 'bills' | 'roll_calls', private readonly column: 'bill_id' | 'roll_call_id', private readonly key: string) {}
+  constructor(
+    private readonly table: 'bills' | 'roll_calls',
+    private readonly column: 'bill_id' | 'roll_call_id',
+    private readonly key: string,
+  ) {}
 
   async load(db: Queryable): Promise<this> {
     const { rows } = await db.query<{ key: string; id: number }>(
-      `SELECT external_ids->>'${this.key}' AS key, ${this.column} AS id FROM ${this.table} WHERE external_ids ? '${this.key}'`);
+      `SELECT external_ids->>'${this.key}' AS key, ${this.column} AS id FROM ${this.table} WHERE external_ids ? '${this.key}'`,
+    );
     for (const r of rows) this.known.set(r.key, r.id);
     return this;
   }
@@ -122,38 +150,92 @@ async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): 
   const type = s(d.bill_type);
   const body = type.startsWith('s') ? 115 : 114;
   const session_id = await sessionFor(db, cache, Number(d.congress));
-  const sponsorList = [d.sponsor as Obj | null, ...((d.cosponsors as Obj[] | undefined) ?? []).filter((c) => !c.withdrawn_at)].filter((x): x is Obj => !!x?.bioguide_id);
+  const sponsorList = [
+    d.sponsor as Obj | null,
+    ...((d.cosponsors as Obj[] | undefined) ?? []).filter((c) => !c.withdrawn_at),
+  ].filter((x): x is Obj => !!x?.bioguide_id);
   const sponsors = [];
   for (const [i, sp] of sponsorList.entries()) {
-    const people_id = await congressPerson(db, cache.people, {
-      scheme: 'bioguide', id: s(sp.bioguide_id), name: s(sp.name), first: '', last: '', party: '', state: s(sp.state), district: sp.district,
-      senate: s(sp.title) === 'Sen' ? true : s(sp.title) ? false : undefined,
-    }, w);
-    sponsors.push({ people_id, sponsor_order: i + 1, sponsor_type_id: i === 0 && d.sponsor ? 1 : 2, committee_sponsor: 0, committee_id: 0 });
+    const people_id = await congressPerson(
+      db,
+      cache.people,
+      {
+        scheme: 'bioguide',
+        id: s(sp.bioguide_id),
+        name: s(sp.name),
+        first: '',
+        last: '',
+        party: '',
+        state: s(sp.state),
+        district: sp.district,
+        senate: s(sp.title) === 'Sen' ? true : s(sp.title) ? false : undefined,
+      },
+      w,
+    );
+    sponsors.push({
+      people_id,
+      sponsor_order: i + 1,
+      sponsor_type_id: i === 0 && d.sponsor ? 1 : 2,
+      committee_sponsor: 0,
+      committee_id: 0,
+    });
   }
   const actions = (d.actions as Obj[] | undefined) ?? [];
-  const history = actions.map((a) => ({ date: s(a.acted_at).slice(0, 10) || null, action: s(a.text), body_id: actionBody(a), major: s(a.type) === 'action' ? 0 : 1 }));
+  const history = actions.map((a) => ({
+    date: s(a.acted_at).slice(0, 10) || null,
+    action: s(a.text),
+    body_id: actionBody(a),
+    major: s(a.type) === 'action' ? 0 : 1,
+  }));
   const refs = await referrals(db, cache.committees, d);
   const status = s(d.status);
   const { status_id, final } = congressStatus(d);
-  const subjects = [...new Set([s(d.subjects_top_term), ...((d.subjects as string[] | undefined) ?? [])].filter(Boolean))].map((name) => ({ name }));
+  const subjects = [
+    ...new Set([s(d.subjects_top_term), ...((d.subjects as string[] | undefined) ?? [])].filter(Boolean)),
+  ].map((name) => ({ name }));
   const last = history[history.length - 1];
   // Resolved to cross-references once every bill is written (resolveRelatedBills).
-  const related = ((d.related_bills as Obj[] | undefined) ?? []).filter((r) => s(r.type) === 'bill' && s(r.bill_id))
+  const related = ((d.related_bills as Obj[] | undefined) ?? [])
+    .filter((r) => s(r.type) === 'bill' && s(r.bill_id))
     .map((r) => ({ bill_id: s(r.bill_id), reason: s(r.reason) }));
   return {
     externalKey: ['congress_bill_id', s(d.bill_id)],
     bill: {
-      state_id: 52, session_id, bill_number: `${type.toUpperCase()}${s(d.number)}`, bill_type_id: TYPES[type]!, body_id: body, current_body_id: body, status_id,
-      status_date: s(d.status_at).slice(0, 10) || null, title: s(d.short_title) || s(d.popular_title) || s(d.official_title), description: s(d.official_title),
+      state_id: 52,
+      session_id,
+      bill_number: `${type.toUpperCase()}${s(d.number)}`,
+      bill_type_id: TYPES[type]!,
+      body_id: body,
+      current_body_id: body,
+      status_id,
+      status_date: s(d.status_at).slice(0, 10) || null,
+      title: s(d.short_title) || s(d.popular_title) || s(d.official_title),
+      description: s(d.official_title),
       state_url: `https://www.congress.gov/bill/${s(d.congress)}th-congress/${type.startsWith('s') ? 'senate' : 'house'}-${type === 'hr' || type === 's' ? 'bill' : type.includes('jres') ? 'joint-resolution' : type.includes('conres') ? 'concurrent-resolution' : 'resolution'}/${s(d.number)}`,
-      url: s(d.url), change_hash: contentHash(d), summary: s((d.summary as Obj | null)?.text) || null, last_action: last?.action ?? null, last_action_date: last?.date ?? null,
-      completed: final ? 1 : 0, pending_committee_id: null, legiscan_status: null,
-      external_ids: { congress_bill_id: s(d.bill_id), congress_status: status, related_bills: related }, source: 'congress',
+      url: s(d.url),
+      change_hash: contentHash(d),
+      summary: s((d.summary as Obj | null)?.text) || null,
+      last_action: last?.action ?? null,
+      last_action_date: last?.date ?? null,
+      completed: final ? 1 : 0,
+      pending_committee_id: null,
+      legiscan_status: null,
+      external_ids: { congress_bill_id: s(d.bill_id), congress_status: status, related_bills: related },
+      source: 'congress',
       // The source's dates: last change of the record, and introduction.
-      updated: s(d.updated_at) || utcDay(latest(s(d.status_at).slice(0, 10) || null, last?.date)), created: utcDay(s(d.introduced_at).slice(0, 10) || null),
+      updated: s(d.updated_at) || utcDay(latest(s(d.status_at).slice(0, 10) || null, last?.date)),
+      created: utcDay(s(d.introduced_at).slice(0, 10) || null),
     },
-    sponsors, history, texts: [], votes: [], amendments: await amendments(db, cache.amendments, s(d.bill_id), d), supplements: [], sasts: [], subjects, calendar: [], referrals: refs,
+    sponsors,
+    history,
+    texts: [],
+    votes: [],
+    amendments: await amendments(db, cache.amendments, s(d.bill_id), d),
+    supplements: [],
+    sasts: [],
+    subjects,
+    calendar: [],
+    referrals: refs,
   };
 }
 
@@ -210,7 +292,10 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
           });
         } else {
           // Loaded once the bills are committed: a vote's bill is one the database has.
-          votes ??= { bills: await new SourceIds('bills', 'bill_id', 'congress_bill_id').load(pool), rollCalls: await new SourceIds('roll_calls', 'roll_call_id', 'congress_vote_id').load(pool) };
+          votes ??= {
+            bills: await new SourceIds('bills', 'bill_id', 'congress_bill_id').load(pool),
+            rollCalls: await new SourceIds('roll_calls', 'roll_call_id', 'congress_vote_id').load(pool),
+          };
           const v = votes;
           await writer.run(entity, file, (db, w) => vote(db, w, cache, v, d));
         }
@@ -227,7 +312,10 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
 }
 
 /** Stored bills (as the votes pass starts) and roll calls by their source keys. */
-interface VoteIds { bills: SourceIds; rollCalls: SourceIds }
+interface VoteIds {
+  bills: SourceIds;
+  rollCalls: SourceIds;
+}
 
 async function vote(db: Queryable, w: BatchWriter, cache: Cache, ids: VoteIds, d: Obj): Promise<WriteResult> {
   const voteId = s(d.vote_id);
@@ -242,17 +330,40 @@ async function vote(db: Queryable, w: BatchWriter, cache: Cache, ids: VoteIds, d
     const vote_id = VOTE_IDS[option.toLowerCase()] ?? 3;
     for (const m of list) {
       if (!m || typeof m !== 'object' || !m.id) continue; // "VP" tie-breakers carry no member id
-      const people_id = await congressPerson(db, cache.people, {
-        scheme: senate ? 'lis' : 'bioguide', id: s(m.id), name: s(m.display_name).replace(/\s*\(.*\)$/, ''), first: s(m.first_name), last: s(m.last_name),
-        party: s(m.party), state: s(m.state), district: undefined,
-      }, w);
+      const people_id = await congressPerson(
+        db,
+        cache.people,
+        {
+          scheme: senate ? 'lis' : 'bioguide',
+          id: s(m.id),
+          name: s(m.display_name).replace(/\s*\(.*\)$/, ''),
+          first: s(m.first_name),
+          last: s(m.last_name),
+          party: s(m.party),
+          state: s(m.state),
+          district: undefined,
+        },
+        w,
+      );
       members.push({ people_id, vote_id });
       tally[(['', 'yea', 'nay', 'nv', 'absent'] as const)[vote_id] as 'yea']++;
     }
   }
-  return upsertRollCall(db, {
-    roll_call_id: await ids.rollCalls.get(db, voteId), bill_id: billId, body_id: senate ? 115 : 114, date: s(d.date).slice(0, 10) || null,
-    desc: s(d.question), ...tally, total: members.length, passed: /agreed|passed|confirmed/i.test(s(d.result)) ? 1 : 0, state_url: s(d.source_url),
-    external_ids: { congress_vote_id: voteId }, members,
-  }, w);
+  return upsertRollCall(
+    db,
+    {
+      roll_call_id: await ids.rollCalls.get(db, voteId),
+      bill_id: billId,
+      body_id: senate ? 115 : 114,
+      date: s(d.date).slice(0, 10) || null,
+      desc: s(d.question),
+      ...tally,
+      total: members.length,
+      passed: /agreed|passed|confirmed/i.test(s(d.result)) ? 1 : 0,
+      state_url: s(d.source_url),
+      external_ids: { congress_vote_id: voteId },
+      members,
+    },
+    w,
+  );
 }

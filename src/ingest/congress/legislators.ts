@@ -27,14 +27,43 @@ export function mapLegislator(m: Obj): PersonRecord {
   const pid = partyId(s(term.party));
   const extra: Record<string, string> = {};
   if (term.state) extra.state = s(term.state);
-  for (const k of ['thomas', 'govtrack', 'icpsr', 'wikidata', 'cspan', 'house_history', 'maplight', 'google_entity_id', 'pictorial']) if (id[k] !== undefined) extra[k] = s(id[k]);
+  for (const k of [
+    'thomas',
+    'govtrack',
+    'icpsr',
+    'wikidata',
+    'cspan',
+    'house_history',
+    'maplight',
+    'google_entity_id',
+    'pictorial',
+  ])
+    if (id[k] !== undefined) extra[k] = s(id[k]);
   return {
     source: 'congress-legislators',
-    ids: { bioguide: s(id.bioguide), lis: s(id.lis) || undefined, votesmart: s(id.votesmart) || undefined, opensecrets: s(id.opensecrets) || undefined,
-      ballotpedia: s(id.ballotpedia) || undefined, fec: (Array.isArray(id.fec) ? id.fec : []).map(String) },
-    extra, state_id: 52, role_id: sen ? 2 : 1, chamber: sen ? 'Senate' : 'House', body_id: sen ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] || s(term.party),
-    name: s(name.official_full) || `${s(name.first)} ${s(name.last)}`.trim(), first_name: s(name.first), middle_name: s(name.middle), last_name: s(name.last),
-    suffix: s(name.suffix), nickname: s(name.nickname), district: congressDistrict(sen, s(term.state), term.district), active: true,
+    ids: {
+      bioguide: s(id.bioguide),
+      lis: s(id.lis) || undefined,
+      votesmart: s(id.votesmart) || undefined,
+      opensecrets: s(id.opensecrets) || undefined,
+      ballotpedia: s(id.ballotpedia) || undefined,
+      fec: (Array.isArray(id.fec) ? id.fec : []).map(String),
+    },
+    extra,
+    state_id: 52,
+    role_id: sen ? 2 : 1,
+    chamber: sen ? 'Senate' : 'House',
+    body_id: sen ? 115 : 114,
+    party_id: pid,
+    party_name: PARTY_NAMES[pid] || s(term.party),
+    name: s(name.official_full) || `${s(name.first)} ${s(name.last)}`.trim(),
+    first_name: s(name.first),
+    middle_name: s(name.middle),
+    last_name: s(name.last),
+    suffix: s(name.suffix),
+    nickname: s(name.nickname),
+    district: congressDistrict(sen, s(term.state), term.district),
+    active: true,
   };
 }
 
@@ -42,7 +71,11 @@ async function readYaml(file: string): Promise<unknown> {
   return parseYaml(await fs.readFile(file, 'utf8'));
 }
 
-export async function importCongressLegislators(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
+export async function importCongressLegislators(
+  pool: Pool,
+  target: string,
+  opts: ReportOptions = {},
+): Promise<ImportReport> {
   const report = new ImportReport('congress-legislators', opts);
   const byBioguide = new Map<string, number>();
   // people_ids here are stable under a replay (derived from bioguide or joined), so the map survives one.
@@ -59,25 +92,51 @@ export async function importCongressLegislators(pool: Pool, target: string, opts
         report.problem('people', `legislators-current.yaml[${i}]`, err);
         continue;
       }
-      await writer.run('people', `legislators-current.yaml[${i}]`, async (_db, w) => queuePerson(w, rec, (id) => byBioguide.set(rec.ids.bioguide!, id)));
+      await writer.run('people', `legislators-current.yaml[${i}]`, async (_db, w) =>
+        queuePerson(w, rec, (id) => byBioguide.set(rec.ids.bioguide!, id)),
+      );
     }
     // Committees look their members up among the people just queued: write those first.
     await writer.commit();
     // Placeholders (Senate votes name senators by LIS id) of the members just written: merged into them.
     const folded = await withTransaction(pool, foldPlaceholders);
     if (folded) report.count('placeholders merged', 'updated', folded);
-    const committees = ((await readYaml(path.join(target, 'committees-current.yaml').toString()).catch(() => [])) ?? []) as Obj[];
-    const membership = ((await readYaml(path.join(target, 'committee-membership-current.yaml')).catch(() => ({}))) ?? {}) as Record<string, Obj[]>;
+    const committees = ((await readYaml(path.join(target, 'committees-current.yaml').toString()).catch(() => [])) ??
+      []) as Obj[];
+    const membership = ((await readYaml(path.join(target, 'committee-membership-current.yaml')).catch(() => ({}))) ??
+      {}) as Record<string, Obj[]>;
     const write = async (c: Obj, thomas: string, parent: string | undefined, type: string) => {
       const body = type === 'house' ? 114 : type === 'senate' ? 115 : 123;
       const list = membership[thomas] ?? [];
-      const people = list.map((x) => ({ people_id: byBioguide.get(s(x.bioguide))!, role: memberRole(s(x.title)) })).filter((x) => x.people_id);
+      const people = list
+        .map((x) => ({ people_id: byBioguide.get(s(x.bioguide))!, role: memberRole(s(x.title)) }))
+        .filter((x) => x.people_id);
       if (people.length < list.length) report.skip('committee members', 'member not among current legislators');
-      await writer.run('committees', `committees-current.yaml ${thomas}`, async (db, w) => (await upsertCommittee(db, {
-        key: ['thomas_id', thomas], state_id: 52, body_id: body, chamber: type === 'house' ? 'House' : type === 'senate' ? 'Senate' : 'Joint',
-        committee_name: s(c.name), committee_type: parent ? 'subcommittee' : type === 'joint' ? 'joint' : 'standing', website_url: s(c.url),
-        description: s(c.jurisdiction), parent_key: parent ? ['thomas_id', parent] : undefined, source: 'congress-legislators', external_ids: {}, members: people,
-      }, w)).outcome);
+      await writer.run(
+        'committees',
+        `committees-current.yaml ${thomas}`,
+        async (db, w) =>
+          (
+            await upsertCommittee(
+              db,
+              {
+                key: ['thomas_id', thomas],
+                state_id: 52,
+                body_id: body,
+                chamber: type === 'house' ? 'House' : type === 'senate' ? 'Senate' : 'Joint',
+                committee_name: s(c.name),
+                committee_type: parent ? 'subcommittee' : type === 'joint' ? 'joint' : 'standing',
+                website_url: s(c.url),
+                description: s(c.jurisdiction),
+                parent_key: parent ? ['thomas_id', parent] : undefined,
+                source: 'congress-legislators',
+                external_ids: {},
+                members: people,
+              },
+              w,
+            )
+          ).outcome,
+      );
     };
     report.expect(committees.length);
     for (const c of committees) {
@@ -86,7 +145,8 @@ export async function importCongressLegislators(pool: Pool, target: string, opts
         const thomas = s(c.thomas_id);
         if (!thomas || !c.name) throw new RecordError('missing thomas_id or name', c.name ? 'thomas_id' : 'name');
         await write(c, thomas, undefined, s(c.type));
-        for (const sub of (Array.isArray(c.subcommittees) ? c.subcommittees : []) as Obj[]) await write(sub, thomas + s(sub.thomas_id), thomas, s(c.type));
+        for (const sub of (Array.isArray(c.subcommittees) ? c.subcommittees : []) as Obj[])
+          await write(sub, thomas + s(sub.thomas_id), thomas, s(c.type));
       } catch (err) {
         report.problem('committees', `committees-current.yaml ${s(c.thomas_id)}`, err);
       }

@@ -15,7 +15,8 @@ export type CommitteeCache = Map<string, number>;
 /** Every committee already known by THOMAS code, one query per run (a re-import then asks nothing). */
 export async function preloadCommittees(db: Queryable, cache: CommitteeCache): Promise<void> {
   const { rows } = await db.query<{ code: string; committee_id: number }>(
-    `SELECT DISTINCT ON (code) external_ids->>'thomas_id' AS code, committee_id FROM committees WHERE external_ids ? 'thomas_id' ORDER BY code, committee_id`);
+    `SELECT DISTINCT ON (code) external_ids->>'thomas_id' AS code, committee_id FROM committees WHERE external_ids ? 'thomas_id' ORDER BY code, committee_id`,
+  );
   for (const r of rows) if (!cache.has(r.code)) cache.set(r.code, r.committee_id);
 }
 
@@ -23,7 +24,13 @@ export async function preloadCommittees(db: Queryable, cache: CommitteeCache): P
  * The committee row for a THOMAS code: the congress-legislators one when imported, otherwise one
  * created from the bill's own naming (congress-legislators later joins it by the same code).
  */
-async function committeeId(db: Queryable, cache: CommitteeCache, code: string, name: string, chamber: string): Promise<number> {
+async function committeeId(
+  db: Queryable,
+  cache: CommitteeCache,
+  code: string,
+  name: string,
+  chamber: string,
+): Promise<number> {
   const known = cache.get(code);
   if (known !== undefined) return known;
   const body = chamber === 'House' ? 114 : chamber === 'Senate' ? 115 : 123;
@@ -33,7 +40,8 @@ async function committeeId(db: Queryable, cache: CommitteeCache, code: string, n
                 SELECT nextval('import_ids')::int, 52, $3, $4, $2, $5, jsonb_build_object('thomas_id', $1::text), 'congress'
                 WHERE NOT EXISTS (SELECT 1 FROM found) RETURNING committee_id)
      SELECT committee_id FROM found UNION ALL SELECT committee_id FROM made`,
-    [code, name, body, chamber, code.length > 4 ? 'subcommittee' : 'standing']);
+    [code, name, body, chamber, code.length > 4 ? 'subcommittee' : 'standing'],
+  );
   const id = rows[0]!.committee_id;
   cache.set(code, id);
   return id;
@@ -48,9 +56,10 @@ export async function referrals(db: Queryable, cache: CommitteeCache, d: Obj): P
     const name = s(c.subcommittee) ? `${s(c.committee)}: ${s(c.subcommittee)}` : s(c.committee);
     const chamber = code.startsWith('H') ? 'House' : code.startsWith('S') ? 'Senate' : 'Joint';
     // The referral action names the committee by code; a subcommittee referral names it or its parent.
-    const action = actions.find((a) => s(a.type) === 'referral' && ((a.committees as string[] | undefined) ?? []).includes(code))
-      ?? actions.find((a) => ((a.committees as string[] | undefined) ?? []).includes(code))
-      ?? actions.find((a) => ((a.committees as string[] | undefined) ?? []).includes(s(c.committee_id)));
+    const action =
+      actions.find((a) => s(a.type) === 'referral' && ((a.committees as string[] | undefined) ?? []).includes(code)) ??
+      actions.find((a) => ((a.committees as string[] | undefined) ?? []).includes(code)) ??
+      actions.find((a) => ((a.committees as string[] | undefined) ?? []).includes(s(c.committee_id)));
     out.push({ committee_id: await committeeId(db, cache, code, name, chamber), name, date: day(action?.acted_at) });
   }
   return out;
@@ -65,7 +74,8 @@ export type AmendmentIds = Map<string, Map<string, number>>;
 export async function preloadAmendments(db: Queryable, out: AmendmentIds): Promise<void> {
   const { rows } = await db.query<{ key: string; amendment_id: number; amendment_title: string }>(
     `SELECT b.external_ids->>'congress_bill_id' AS key, a.amendment_id, a.amendment_title
-       FROM amendments a JOIN bills b USING (bill_id) WHERE b.external_ids ? 'congress_bill_id'`);
+       FROM amendments a JOIN bills b USING (bill_id) WHERE b.external_ids ? 'congress_bill_id'`,
+  );
   for (const r of rows) {
     let m = out.get(r.key);
     if (!m) out.set(r.key, (m = new Map()));
@@ -74,7 +84,12 @@ export async function preloadAmendments(db: Queryable, out: AmendmentIds): Promi
 }
 
 /** Amendments listed on the bill; an amendment keeps the id it got on the first import. */
-export async function amendments(db: Queryable, known: AmendmentIds, congressBillId: string, d: Obj): Promise<AmendmentRow[]> {
+export async function amendments(
+  db: Queryable,
+  known: AmendmentIds,
+  congressBillId: string,
+  d: Obj,
+): Promise<AmendmentRow[]> {
   const list = ((d.amendments as Obj[] | undefined) ?? []).filter((a) => s(a.amendment_id));
   if (!list.length) return [];
   const congress = s(d.congress);
@@ -90,8 +105,16 @@ export async function amendments(db: Queryable, known: AmendmentIds, congressBil
     if (id === undefined) existing.set(title, (id = fresh.shift()!));
     return {
       // The bill file gives id, type, chamber and number only: outcome, date and document are not published.
-      amendment_id: id, adopted: null, body_id: senate ? 115 : 114, date: null, title, desc: '',
-      mime_id: null, size: null, hash: '', state_url: `https://www.congress.gov/amendment/${congress}th-congress/${senate ? 'senate' : 'house'}-amendment/${s(a.number)}`,
+      amendment_id: id,
+      adopted: null,
+      body_id: senate ? 115 : 114,
+      date: null,
+      title,
+      desc: '',
+      mime_id: null,
+      size: null,
+      hash: '',
+      state_url: `https://www.congress.gov/amendment/${congress}th-congress/${senate ? 'senate' : 'house'}-amendment/${s(a.number)}`,
     };
   });
 }
@@ -110,6 +133,7 @@ export async function resolveRelatedBills(db: Queryable): Promise<number> {
        FROM bills b CROSS JOIN LATERAL jsonb_array_elements(b.external_ids->'related_bills') r
        JOIN bills t ON t.external_ids ? 'congress_bill_id' AND t.external_ids->>'congress_bill_id' = r->>'bill_id'
       WHERE b.source = 'congress' AND jsonb_typeof(b.external_ids->'related_bills') = 'array'
-     ON CONFLICT DO NOTHING`);
+     ON CONFLICT DO NOTHING`,
+  );
   return r.rowCount ?? 0;
 }

@@ -7,19 +7,39 @@ import type { Queryable } from '../../db/pool.js';
 import type { BatchWriter, Group } from '../write/batch.js';
 import { DERIVED_LOW } from '../write/ids.js';
 import { splitPublishedName } from '../../domain/names.js';
-import { COLS, derivedId, mergedIfChanged, recordRow, upsertPerson, type PersonRecord, type Row } from '../write/people.js';
+import {
+  COLS,
+  derivedId,
+  mergedIfChanged,
+  recordRow,
+  upsertPerson,
+  type PersonRecord,
+  type Row,
+} from '../write/people.js';
 import { PARTY_NAMES, partyId } from '../write/reference.js';
 import { congressDistrict } from '../../domain/congress-district.js';
 
 export interface Mention {
-  scheme: 'bioguide' | 'lis'; id: string; name: string; first: string; last: string; party: string; state: string;
+  scheme: 'bioguide' | 'lis';
+  id: string;
+  name: string;
+  first: string;
+  last: string;
+  party: string;
+  state: string;
   /** House district as the source gives it (a number; 0 = at large), null for senators */
   district: unknown;
   /** the member's chamber when the mention says it (a sponsor record's title); else the id's: LIS ids are senators' */
   senate?: boolean;
 }
 
-interface Known { people_id: number; party: boolean; first: boolean; row?: Row; seen?: Set<string> }
+interface Known {
+  people_id: number;
+  party: boolean;
+  first: boolean;
+  row?: Row;
+  seen?: Set<string>;
+}
 
 /**
  * People by member id, with what was already written for them (to know when a mention adds
@@ -56,11 +76,17 @@ export async function preloadPeople(db: Queryable, cache: PeopleCache): Promise<
     `SELECT DISTINCT ON (key) * FROM (
        SELECT 'bioguide:' || bioguide_id AS key, * FROM people WHERE bioguide_id IS NOT NULL
        UNION ALL SELECT 'lis:' || lis_id, * FROM people WHERE lis_id IS NOT NULL) m
-     ORDER BY key, people_id`);
+     ORDER BY key, people_id`,
+  );
   for (const { key, ...row } of rows) {
     if (cache.has(key)) continue;
     const stub = row.import_hash === 'stub';
-    cache.set(key, stub ? { people_id: Number(row.people_id), party: false, first: false, row: row as Row } : { people_id: Number(row.people_id), party: true, first: true });
+    cache.set(
+      key,
+      stub
+        ? { people_id: Number(row.people_id), party: false, first: false, row: row as Row }
+        : { people_id: Number(row.people_id), party: true, first: true },
+    );
   }
   cache.complete = true;
 }
@@ -88,13 +114,18 @@ class PlaceholderWrites implements Group {
       `INSERT INTO people (people_id, ${COLS.join(', ')}, updated)
        SELECT people_id, ${COLS.join(', ')}, now() FROM json_populate_recordset(NULL::people, $1::json)
        ON CONFLICT (people_id) DO UPDATE SET ${COLS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated = now()`,
-      [JSON.stringify(rows)]);
+      [JSON.stringify(rows)],
+    );
   }
 }
 
 /** A new member's people_id: derived from its id, moved past a collision as newPeopleId does. */
 async function freshId(db: Queryable, cache: PeopleCache, rec: PersonRecord): Promise<number> {
-  cache.taken ??= new Set((await db.query<{ id: string }>(`SELECT people_id::text AS id FROM people WHERE people_id >= $1`, [DERIVED_LOW])).rows.map((r) => Number(r.id)));
+  cache.taken ??= new Set(
+    (
+      await db.query<{ id: string }>(`SELECT people_id::text AS id FROM people WHERE people_id >= $1`, [DERIVED_LOW])
+    ).rows.map((r) => Number(r.id)),
+  );
   let id = derivedId(rec)!;
   while (cache.taken.has(id)) id += 1;
   cache.taken.add(id);
@@ -110,7 +141,14 @@ function commaName(name: string): ReturnType<typeof splitPublishedName> {
   const head = /^([^,]+),\s*\S/.exec(name)?.[1]?.trim();
   if (!head || !split.first_name) return split;
   const surname = new Set(head.split(/\s+/));
-  return { ...split, last_name: head, middle_name: split.middle_name.split(/\s+/).filter((w) => w && !surname.has(w)).join(' ') };
+  return {
+    ...split,
+    last_name: head,
+    middle_name: split.middle_name
+      .split(/\s+/)
+      .filter((w) => w && !surname.has(w))
+      .join(' '),
+  };
 }
 
 /**
@@ -128,17 +166,28 @@ export async function congressPerson(db: Queryable, cache: PeopleCache, m: Menti
     (known.seen ??= new Set()).add(sig);
   }
   const pid = partyId(m.party);
-  const split = m.first.trim() || m.last.trim()
-    ? { first_name: m.first.trim(), last_name: m.last.trim(), middle_name: '', suffix: '', nickname: '' }
-    : commaName(m.name);
+  const split =
+    m.first.trim() || m.last.trim()
+      ? { first_name: m.first.trim(), last_name: m.last.trim(), middle_name: '', suffix: '', nickname: '' }
+      : commaName(m.name);
   // A known member is written again only when this mention brings a party or first name it lacked.
   if (known && (known.party || !pid) && (known.first || !split.first_name)) return known.people_id;
   const senate = m.senate ?? m.scheme === 'lis';
   const rec: PersonRecord = {
-    source: 'congress', ids: { [m.scheme]: m.id }, state_id: 52, role_id: senate ? 2 : 1, chamber: senate ? 'Senate' : 'House',
-    body_id: senate ? 115 : 114, party_id: pid, party_name: PARTY_NAMES[pid] ?? '',
-    name: [split.first_name, split.middle_name, split.last_name, split.suffix].filter(Boolean).join(' ') || m.name, ...split,
-    district: congressDistrict(senate, m.state, m.district), extra: m.state ? { state: m.state } : {}, active: true, stub: true,
+    source: 'congress',
+    ids: { [m.scheme]: m.id },
+    state_id: 52,
+    role_id: senate ? 2 : 1,
+    chamber: senate ? 'Senate' : 'House',
+    body_id: senate ? 115 : 114,
+    party_id: pid,
+    party_name: PARTY_NAMES[pid] ?? '',
+    name: [split.first_name, split.middle_name, split.last_name, split.suffix].filter(Boolean).join(' ') || m.name,
+    ...split,
+    district: congressDistrict(senate, m.state, m.district),
+    extra: m.state ? { state: m.state } : {},
+    active: true,
+    stub: true,
   };
   const flags = { party: (known?.party ?? false) || pid > 0, first: (known?.first ?? false) || !!split.first_name };
   if (known?.row) {
@@ -179,17 +228,33 @@ export async function foldPlaceholders(db: Queryable): Promise<number> {
         AND (p.bioguide_id IS NULL OR f.bioguide_id IS NULL OR p.bioguide_id = f.bioguide_id)
         AND (p.lis_id IS NULL OR f.lis_id IS NULL OR p.lis_id = f.lis_id)
         AND (p.openstates_id IS NULL OR f.openstates_id IS NULL OR p.openstates_id = f.openstates_id)
-      ORDER BY p.people_id, f.people_id`);
+      ORDER BY p.people_id, f.people_id`,
+  );
   if (!rows.length) return 0;
   const pairs = JSON.stringify(rows);
   // Where the full record is listed beside its placeholder (one bill, roll call or committee), the placeholder's row goes.
-  for (const [table, key] of [['bill_sponsors', 'bill_id'], ['roll_call_votes', 'roll_call_id'], ['committee_members', 'committee_id']]) {
+  for (const [table, key] of [
+    ['bill_sponsors', 'bill_id'],
+    ['roll_call_votes', 'roll_call_id'],
+    ['committee_members', 'committee_id'],
+  ]) {
     await db.query(
       `DELETE FROM ${table} t USING json_to_recordset($1::json) m(stub bigint, keep bigint)
-        WHERE t.people_id = m.stub AND EXISTS (SELECT 1 FROM ${table} k WHERE k.${key} = t.${key} AND k.people_id = m.keep)`, [pairs]);
-    await db.query(`UPDATE ${table} t SET people_id = m.keep FROM json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE t.people_id = m.stub`, [pairs]);
+        WHERE t.people_id = m.stub AND EXISTS (SELECT 1 FROM ${table} k WHERE k.${key} = t.${key} AND k.people_id = m.keep)`,
+      [pairs],
+    );
+    await db.query(
+      `UPDATE ${table} t SET people_id = m.keep FROM json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE t.people_id = m.stub`,
+      [pairs],
+    );
   }
-  await db.query(`UPDATE candidates c SET people_id = m.keep FROM json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE c.people_id = m.stub`, [pairs]);
-  await db.query(`DELETE FROM people p USING json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE p.people_id = m.stub`, [pairs]);
+  await db.query(
+    `UPDATE candidates c SET people_id = m.keep FROM json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE c.people_id = m.stub`,
+    [pairs],
+  );
+  await db.query(
+    `DELETE FROM people p USING json_to_recordset($1::json) m(stub bigint, keep bigint) WHERE p.people_id = m.stub`,
+    [pairs],
+  );
   return rows.length;
 }

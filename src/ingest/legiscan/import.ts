@@ -16,15 +16,50 @@ import { upsertRollCall } from '../write/rollcalls.js';
 import { queueTextDocument } from '../write/texts.js';
 import { upsertSession } from '../write/sessions.js';
 import { legiscanSession } from './session.js';
-import { bodyFromDesc, date, decodeDocument, list, mapBill, mapPerson, mimeId, need, num, str, textTypeId } from './map.js';
+import {
+  bodyFromDesc,
+  date,
+  decodeDocument,
+  list,
+  mapBill,
+  mapPerson,
+  mimeId,
+  need,
+  num,
+  str,
+  textTypeId,
+} from './map.js';
 import { ParsePool } from '../read/parse-pool.js';
 import { eachMember } from './members.js';
-import { FOLDERS, countFiles, datasetRoots, firstPayload, firstZipPayload, openZipDataset, readFolder, readZipFolder, zipFileCount, type Folder, type Payload } from './read.js';
+import {
+  FOLDERS,
+  countFiles,
+  datasetRoots,
+  firstPayload,
+  firstZipPayload,
+  openZipDataset,
+  readFolder,
+  readZipFolder,
+  zipFileCount,
+  type Folder,
+  type Payload,
+} from './read.js';
 
 type Obj = Record<string, unknown>;
-const ENTITY: Record<Folder, string> = { people: 'people', bill: 'bills', vote: 'roll_calls', text: 'texts', amendment: 'amendments', supplement: 'supplements' };
+const ENTITY: Record<Folder, string> = {
+  people: 'people',
+  bill: 'bills',
+  vote: 'roll_calls',
+  text: 'texts',
+  amendment: 'amendments',
+  supplement: 'supplements',
+};
 
-export async function importLegiscan(pool: Pool, target: string, opts: ReportOptions & { batchSize?: number } = {}): Promise<ImportReport> {
+export async function importLegiscan(
+  pool: Pool,
+  target: string,
+  opts: ReportOptions & { batchSize?: number } = {},
+): Promise<ImportReport> {
   const report = new ImportReport('legiscan', opts);
   const ref = await loadReference(pool);
   const subjects = new SubjectIndex();
@@ -38,10 +73,13 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
     subjects.reset();
   };
   const size = opts.batchSize ?? 500;
-  const writer: RecordWriter = PipelinedWriter.fits(pool) ? new PipelinedWriter(pool, report, size, reset) : new BatchWriter(pool, report, size, reset);
+  const writer: RecordWriter = PipelinedWriter.fits(pool)
+    ? new PipelinedWriter(pool, report, size, reset)
+    : new BatchWriter(pool, report, size, reset);
   const zip = target.toLowerCase().endsWith('.zip') ? await openZipDataset(target) : undefined;
   const roots = zip ? [target] : await datasetRoots(target);
-  if (roots.length === 0) throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
+  if (roots.length === 0)
+    throw new Error(`no LegiScan dataset (bill/, people/ or vote/ folders, or a .zip) at ${target}`);
   report.expect(zip ? zipFileCount(zip) : await countFiles(roots));
   const ctx = { pool, ref, subjects, writer, report, peopleMap, sessions, bills };
   const parsers = new ParsePool();
@@ -77,7 +115,11 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
           // next folder's first batch is built while this one's last batch is written. The phase
           // ends when that batch is committed.
           const { committed } = await writer.cut();
-          if (files) committed.then(() => report.phase(ENTITY[folder], started), () => undefined);
+          if (files)
+            committed.then(
+              () => report.phase(ENTITY[folder], started),
+              () => undefined,
+            );
         }
       }
     }
@@ -92,8 +134,13 @@ export async function importLegiscan(pool: Pool, target: string, opts: ReportOpt
 }
 
 interface Ctx {
-  pool: Pool; ref: Reference; subjects: SubjectIndex; writer: RecordWriter; report: ImportReport;
-  peopleMap: Map<number, number>; sessions: Set<number>;
+  pool: Pool;
+  ref: Reference;
+  subjects: SubjectIndex;
+  writer: RecordWriter;
+  report: ImportReport;
+  peopleMap: Map<number, number>;
+  sessions: Set<number>;
   /** bills written in this run: roll call files need their state and chamber */
   bills: Map<number, { state_id: number; body_id: number }>;
 }
@@ -109,11 +156,16 @@ async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
   if (p.error || !p.data) return ctx.report.problem(entity, file, p.error);
   const data = p.data;
   switch (p.folder) {
-    case 'people': return ctx.writer.run(entity, file, async (_db, w) => person(ctx, w, data, state));
-    case 'bill': return ctx.writer.run(entity, file, (db, w) => bill(ctx, db, w, data));
-    case 'vote': return ctx.writer.run(entity, file, (db, w) => rollCall(ctx, db, w, data));
-    case 'text': return ctx.writer.run(entity, file, async (_db, w) => text(w, data));
-    default: return ctx.report.skip(entity, 'documents of this kind are not stored (metadata comes with the bill)');
+    case 'people':
+      return ctx.writer.run(entity, file, async (_db, w) => person(ctx, w, data, state));
+    case 'bill':
+      return ctx.writer.run(entity, file, (db, w) => bill(ctx, db, w, data));
+    case 'vote':
+      return ctx.writer.run(entity, file, (db, w) => rollCall(ctx, db, w, data));
+    case 'text':
+      return ctx.writer.run(entity, file, async (_db, w) => text(w, data));
+    default:
+      return ctx.report.skip(entity, 'documents of this kind are not stored (metadata comes with the bill)');
   }
 }
 
@@ -122,7 +174,12 @@ function person(ctx: Ctx, w: BatchWriter, data: Obj, state: number) {
   if (!stateId) throw new RecordError('person has no state and the dataset has no bills to infer it from', 'state_id');
   const rec = mapPerson(data, stateId, ctx.ref);
   // A committee sponsor's person file stands for a committee, which must exist as one.
-  if (rec.committee_id && rec.name) queueLegiscanCommittees(w, [{ committee_id: rec.committee_id, state_id: rec.state_id, body_id: rec.body_id ?? 0, name: rec.name }], ctx.ref);
+  if (rec.committee_id && rec.name)
+    queueLegiscanCommittees(
+      w,
+      [{ committee_id: rec.committee_id, state_id: rec.state_id, body_id: rec.body_id ?? 0, name: rec.name }],
+      ctx.ref,
+    );
   return queuePerson(w, rec, (id) => ctx.peopleMap.set(rec.legiscan_id!, id));
 }
 
@@ -135,11 +192,12 @@ async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number, chamb
   const lid = need(p, 'people_id');
   const known = ctx.peopleMap.get(lid);
   if (known) return known;
-  const role = num(p.role_id) || (chamberBody ? ctx.ref.bodyById.get(chamberBody)?.role_id ?? 0 : 0);
+  const role = num(p.role_id) || (chamberBody ? (ctx.ref.bodyById.get(chamberBody)?.role_id ?? 0) : 0);
   const rec = mapPerson({ ...p, state_id: num(p.state_id) || stateId, role_id: role }, stateId, ctx.ref);
   if (!rec.name) rec.name = [rec.first_name, rec.middle_name, rec.last_name, rec.suffix].filter(Boolean).join(' ');
   // A committee's name is no person's name: "Joint Budget Committee" has no first name "Joint".
-  else if (!rec.first_name && !rec.last_name && !rec.committee_id) Object.assign(rec, splitPublishedName(rec.name), { name: rec.name });
+  else if (!rec.first_name && !rec.last_name && !rec.committee_id)
+    Object.assign(rec, splitPublishedName(rec.name), { name: rec.name });
   rec.stub = true;
   const { people_id } = await upsertPerson(db, rec);
   ctx.peopleMap.set(lid, people_id);
@@ -152,7 +210,8 @@ async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: Obj) {
   // people the dataset has no file for, and put their ids in.
   const { record, session, committees } = mapBill(data, ctx.ref, (id) => ctx.peopleMap.get(id) ?? 0);
   const listed = list(data.sponsors);
-  for (const [i, sp] of record.sponsors.entries()) if (!sp.people_id) sp.people_id = await personRef(ctx, db, listed[i]!, stateId);
+  for (const [i, sp] of record.sponsors.entries())
+    if (!sp.people_id) sp.people_id = await personRef(ctx, db, listed[i]!, stateId);
   const sid = record.bill.session_id;
   if (!ctx.sessions.has(sid)) {
     await upsertSession(db, legiscanSession(session, record.bill, ctx.ref));
@@ -167,7 +226,13 @@ async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: Obj) {
 async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   const bill_id = need(r, 'bill_id');
   need(r, 'roll_call_id');
-  const b = ctx.bills.get(bill_id) ?? (await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [bill_id])).rows[0];
+  const b =
+    ctx.bills.get(bill_id) ??
+    (
+      await db.query<{ state_id: number; body_id: number }>('SELECT state_id, body_id FROM bills WHERE bill_id = $1', [
+        bill_id,
+      ])
+    ).rows[0];
   if (!b) return { skip: 'its bill is not in this dataset or the database' };
   const members: { people_id: number; vote_id: number }[] = [];
   const body = num(r.chamber_id) || bodyFromDesc(str(r.desc), b.state_id, b.body_id, ctx.ref);
@@ -178,14 +243,31 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
     if (people_id === undefined) unknown.push({ at: members.length, entry: entry() });
     members.push({ people_id: people_id ?? 0, vote_id });
   });
-  for (const { at, entry } of unknown) members[at]!.people_id = ctx.peopleMap.get(num(entry.people_id)) ?? await personRef(ctx, db, entry, b.state_id, body);
+  for (const { at, entry } of unknown)
+    members[at]!.people_id =
+      ctx.peopleMap.get(num(entry.people_id)) ?? (await personRef(ctx, db, entry, b.state_id, body));
   const desc = str(r.desc);
   const tally = (k: string) => num(r[k]);
-  return upsertRollCall(db, {
-    roll_call_id: need(r, 'roll_call_id'), bill_id, body_id: body, date: date(r.date), desc,
-    yea: tally('yea'), nay: tally('nay'), nv: tally('nv'), absent: tally('absent'), total: num(r.total) || tally('yea') + tally('nay') + tally('nv') + tally('absent'),
-    passed: num(r.passed), state_url: str(r.state_link), external_ids: {}, members,
-  }, w);
+  return upsertRollCall(
+    db,
+    {
+      roll_call_id: need(r, 'roll_call_id'),
+      bill_id,
+      body_id: body,
+      date: date(r.date),
+      desc,
+      yea: tally('yea'),
+      nay: tally('nay'),
+      nv: tally('nv'),
+      absent: tally('absent'),
+      total: num(r.total) || tally('yea') + tally('nay') + tally('nv') + tally('absent'),
+      passed: num(r.passed),
+      state_url: str(r.state_link),
+      external_ids: {},
+      members,
+    },
+    w,
+  );
 }
 
 function text(w: BatchWriter, t: Obj) {
@@ -196,7 +278,14 @@ function text(w: BatchWriter, t: Obj) {
   const bill_id = need(t, 'bill_id');
   const decoded = decodeDocument(doc, m, str(t.mime));
   return queueTextDocument(w, {
-    text_id, bill_id, type_id: num(t.type_id) || textTypeId(str(t.type)), date: date(t.date), mime_id: m,
-    size: num(t.text_size) || decoded.size, hash: str(t.text_hash) || decoded.hash, state_url: str(t.state_link), content: decoded.text,
+    text_id,
+    bill_id,
+    type_id: num(t.type_id) || textTypeId(str(t.type)),
+    date: date(t.date),
+    mime_id: m,
+    size: num(t.text_size) || decoded.size,
+    hash: str(t.text_hash) || decoded.hash,
+    state_url: str(t.state_link),
+    content: decoded.text,
   });
 }

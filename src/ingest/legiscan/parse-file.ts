@@ -5,7 +5,10 @@ import { compactMembers } from './members.js';
 import { parsePayload, type Folder } from './parse.js';
 
 /** `compact`: roll calls' member lists in their compact form (members.ts), for the importer */
-export interface LegiscanParse { folder: Folder; compact?: boolean }
+export interface LegiscanParse {
+  folder: Folder;
+  compact?: boolean;
+}
 
 export function parse(file: string, body: string, options: LegiscanParse): Record<string, unknown> {
   const data = parsePayload(options.folder, file, body);

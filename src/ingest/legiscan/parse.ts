@@ -5,9 +5,28 @@ import { parseLegiscanXml } from './xml.js';
 export const FOLDERS = ['people', 'bill', 'vote', 'text', 'amendment', 'supplement'] as const;
 export type Folder = (typeof FOLDERS)[number];
 
-const ROOT_OF: Record<Folder, string> = { people: 'person', bill: 'bill', vote: 'roll_call', text: 'text', amendment: 'amendment', supplement: 'supplement' };
+const ROOT_OF: Record<Folder, string> = {
+  people: 'person',
+  bill: 'bill',
+  vote: 'roll_call',
+  text: 'text',
+  amendment: 'amendment',
+  supplement: 'supplement',
+};
 /** XML elements that are lists even with one child (JSON has arrays for them). */
-export const XML_LISTS: ReadonlySet<string> = new Set(['step', 'sponsor', 'text', 'vote', 'amendment', 'supplement', 'subject', 'sast', 'event', 'referral', 'calendar']);
+export const XML_LISTS: ReadonlySet<string> = new Set([
+  'step',
+  'sponsor',
+  'text',
+  'vote',
+  'amendment',
+  'supplement',
+  'subject',
+  'sast',
+  'event',
+  'referral',
+  'calendar',
+]);
 
 export function parsePayload(folder: Folder, file: string, body: string): Record<string, unknown> {
   let doc: Record<string, unknown>;

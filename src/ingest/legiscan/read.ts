@@ -12,7 +12,12 @@ import { legiscanParser } from './parse-file.js';
 
 export { FOLDERS, parsePayload, type Folder } from './parse.js';
 
-export interface Payload { folder: Folder; file: string; data: Record<string, unknown> | null; error?: unknown }
+export interface Payload {
+  folder: Folder;
+  file: string;
+  data: Record<string, unknown> | null;
+  error?: unknown;
+}
 
 const byName = new Intl.Collator('en', { numeric: true }).compare;
 
@@ -42,7 +47,12 @@ export async function countFiles(roots: string[]): Promise<number> {
  * The folder's files in name order (HB2 before HB10), parsed by the pool's worker threads;
  * `compact`: roll calls come with their member lists in compact form (legiscan/members.ts).
  */
-export async function* readFolder(root: string, folder: Folder, pool?: ParsePool, compact = false): AsyncGenerator<Payload> {
+export async function* readFolder(
+  root: string,
+  folder: Folder,
+  pool?: ParsePool,
+  compact = false,
+): AsyncGenerator<Payload> {
   const dir = path.join(root, folder);
   if (!(await isDir(dir))) return;
   const names: string[] = [];
@@ -50,7 +60,11 @@ export async function* readFolder(root: string, folder: Folder, pool?: ParsePool
   names.sort(byName);
   const own = pool ?? new ParsePool();
   try {
-    for await (const p of own.files(legiscanParser(folder, compact), names.map((n) => path.join(dir, n)))) yield { folder, ...p };
+    for await (const p of own.files(
+      legiscanParser(folder, compact),
+      names.map((n) => path.join(dir, n)),
+    ))
+      yield { folder, ...p };
   } finally {
     if (!pool) await own.close();
   }
@@ -59,12 +73,16 @@ export async function* readFolder(root: string, folder: Folder, pool?: ParsePool
 /** The first readable file of a folder (the dataset's state comes from its first bill). */
 export async function firstPayload(root: string, folder: Folder): Promise<Record<string, unknown> | undefined> {
   const dir = path.join(root, folder);
-  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => /\.(json|xml)$/i.test(n)).sort(byName);
+  const names = (await fs.readdir(dir).catch(() => [] as string[]))
+    .filter((n) => /\.(json|xml)$/i.test(n))
+    .sort(byName);
   for (const n of names) {
     const file = path.join(dir, n);
     try {
       return parsePayload(folder, file, await fs.readFile(file, 'utf8'));
-    } catch { /* reported when the folder is imported */ }
+    } catch {
+      /* reported when the folder is imported */
+    }
   }
   return undefined;
 }
@@ -75,21 +93,32 @@ export async function firstPayload(root: string, folder: Folder): Promise<Record
  * 2014's 5,095 entries: 3 s of CPU, three times the import); dataset zips are a few megabytes to
  * a few tens of megabytes.
  */
-export interface ZipDataset { file: string; buffer: Buffer; byFolder: Map<Folder, yauzl.Entry[]> }
+export interface ZipDataset {
+  file: string;
+  buffer: Buffer;
+  byFolder: Map<Folder, yauzl.Entry[]>;
+}
 
 export async function openZipDataset(file: string): Promise<ZipDataset> {
   const buffer = await fs.readFile(file);
-  const entries = await new Promise<yauzl.Entry[]>((resolve, reject) => yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
-    if (err || !zip) return reject(err);
-    const out: yauzl.Entry[] = [];
-    zip.on('entry', (e: yauzl.Entry) => { out.push(e); zip.readEntry(); });
-    zip.on('end', () => resolve(out));
-    zip.on('error', reject);
-    zip.readEntry();
-  }));
+  const entries = await new Promise<yauzl.Entry[]>((resolve, reject) =>
+    yauzl.fromBuffer(buffer, { lazyEntries: true }, (err, zip) => {
+      if (err || !zip) return reject(err);
+      const out: yauzl.Entry[] = [];
+      zip.on('entry', (e: yauzl.Entry) => {
+        out.push(e);
+        zip.readEntry();
+      });
+      zip.on('end', () => resolve(out));
+      zip.on('error', reject);
+      zip.readEntry();
+    }),
+  );
   // In name order (HB2 before HB10), as a folder's files are read: rows then go in by ascending
   // id, which their indexes take fastest, and both forms of a dataset import the same way.
-  const byFolder = new Map<Folder, yauzl.Entry[]>(FOLDERS.map((f) => [f, entries.filter((e) => inFolder(e, f)).sort((a, b) => byName(a.fileName, b.fileName))]));
+  const byFolder = new Map<Folder, yauzl.Entry[]>(
+    FOLDERS.map((f) => [f, entries.filter((e) => inFolder(e, f)).sort((a, b) => byName(a.fileName, b.fileName))]),
+  );
   return { file, buffer, byFolder };
 }
 
@@ -117,7 +146,8 @@ export function zipFileCount(zip: ZipDataset): number {
 function entryBlob(zip: ZipDataset, entry: yauzl.Entry): Blob {
   const unreadable = (error: string): Blob => ({ bytes: new Uint8Array(0), deflated: false, error });
   if (entry.isEncrypted()) return unreadable('encrypted zip entry');
-  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) return unreadable(`zip compression method ${entry.compressionMethod} is not supported`);
+  if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8)
+    return unreadable(`zip compression method ${entry.compressionMethod} is not supported`);
   try {
     const start = dataStart(zip.buffer, entry);
     return { bytes: zip.buffer.subarray(start, start + entry.compressedSize), deflated: entry.compressionMethod === 8 };
@@ -132,7 +162,8 @@ function entryBlob(zip: ZipDataset, entry: yauzl.Entry): Blob {
  * a chunk's views into one buffer of its own for the worker).
  */
 async function* zipBlobs(zip: ZipDataset, folder: Folder): AsyncGenerator<{ file: string; blob: Blob }> {
-  for (const entry of zip.byFolder.get(folder) ?? []) yield { file: `${zip.file}:${entry.fileName}`, blob: entryBlob(zip, entry) };
+  for (const entry of zip.byFolder.get(folder) ?? [])
+    yield { file: `${zip.file}:${entry.fileName}`, blob: entryBlob(zip, entry) };
 }
 
 /** The first readable entry of a zip folder (the dataset's state comes from its first bill), as firstPayload. */
@@ -140,7 +171,9 @@ export function firstZipPayload(zip: ZipDataset, folder: Folder): Record<string,
   for (const entry of zip.byFolder.get(folder) ?? []) {
     try {
       return parsePayload(folder, entry.fileName, decodeBlob(entryBlob(zip, entry)));
-    } catch { /* reported when the folder is imported */ }
+    } catch {
+      /* reported when the folder is imported */
+    }
   }
   return undefined;
 }
@@ -149,7 +182,12 @@ export function firstZipPayload(zip: ZipDataset, folder: Folder): Record<string,
  * Entries of one folder of a getDataset zip, inflated and parsed by the pool's worker threads a
  * few chunks ahead, as a folder's files are; `compact` as for readFolder.
  */
-export async function* readZipFolder(zip: ZipDataset, folder: Folder, pool?: ParsePool, compact = false): AsyncGenerator<Payload> {
+export async function* readZipFolder(
+  zip: ZipDataset,
+  folder: Folder,
+  pool?: ParsePool,
+  compact = false,
+): AsyncGenerator<Payload> {
   const own = pool ?? new ParsePool();
   try {
     for await (const p of own.blobs(legiscanParser(folder, compact), zipBlobs(zip, folder))) yield { folder, ...p };

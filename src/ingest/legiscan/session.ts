@@ -15,7 +15,12 @@ export function legiscanSession(session: Obj, bill: BillRow, ref: Reference, now
   const year = num(session.year_start) || years[0] || Number((bill.status_date ?? '').slice(0, 4)) || 0;
   const yearEnd = num(session.year_end) || years[years.length - 1] || year;
   // "2014 Regular Session" → "Regular Session"; "2013-2014 1st Special Session" → "1st Special Session"
-  const tag = str(session.session_tag) || name.replace(/\b(?:19|20)\d{2}\b(?:\s*-\s*(?:19|20)?\d{2}\b)?/g, '').replace(/\s+/g, ' ').trim();
+  const tag =
+    str(session.session_tag) ||
+    name
+      .replace(/\b(?:19|20)\d{2}\b(?:\s*-\s*(?:19|20)?\d{2}\b)?/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
   const special = session.special !== undefined ? num(session.special) : /special|extraordinary/i.test(name) ? 1 : 0;
   const ended = yearEnd > 0 && yearEnd < now.getUTCFullYear();
   // LegiScan's own page of the session's legislation, from the bill's LegiScan address
@@ -23,9 +28,23 @@ export function legiscanSession(session: Obj, bill: BillRow, ref: Reference, now
   const m = /^(https?:\/\/(?:www\.)?legiscan\.com\/[A-Z]{2})\/bill\/[^/]+\/(.+)$/i.exec(bill.url);
   const abbr = [...ref.stateByAbbr].find(([, id]) => id === bill.state_id)?.[0] ?? '';
   return {
-    session_id: bill.session_id, state_id: bill.state_id, year_start: year, year_end: yearEnd, special,
-    session_tag: tag, session_title: str(session.session_title) || name, session_name: name,
-    sine_die: num(session.sine_die) || (ended ? 1 : 0), prior: num(session.prior) || (ended ? 1 : 0), source: 'legiscan',
-    source_url: str(session.source_url) || (m ? `${m[1].replace(/^http:/, 'https:')}/legislation/${m[2]}` : abbr ? `https://legiscan.com/${abbr}/legislation/${year}` : ''),
+    session_id: bill.session_id,
+    state_id: bill.state_id,
+    year_start: year,
+    year_end: yearEnd,
+    special,
+    session_tag: tag,
+    session_title: str(session.session_title) || name,
+    session_name: name,
+    sine_die: num(session.sine_die) || (ended ? 1 : 0),
+    prior: num(session.prior) || (ended ? 1 : 0),
+    source: 'legiscan',
+    source_url:
+      str(session.source_url) ||
+      (m
+        ? `${m[1].replace(/^http:/, 'https:')}/legislation/${m[2]}`
+        : abbr
+          ? `https://legiscan.com/${abbr}/legislation/${year}`
+          : ''),
   };
 }

@@ -29,7 +29,11 @@ for (let c = 0; c < 128; c++) {
   const ch = String.fromCharCode(c);
   NAME_CHAR[c] = /[A-Za-z_]/.test(ch) ? 1 : /[\d.:-]/.test(ch) ? 2 : 0;
 }
-const LT = 60, GT = 62, SLASH = 47, BANG = 33, QUESTION = 63;
+const LT = 60,
+  GT = 62,
+  SLASH = 47,
+  BANG = 33,
+  QUESTION = 63;
 
 // Tag names met before, by a hash of their characters. The files repeat a few dozen names
 // millions of times, and a property key V8 has already internalized is much cheaper to store and
@@ -77,7 +81,8 @@ export function parseLegiscanXml(body: string, lists: ReadonlySet<string>): Obj 
     else {
       const v = prev === undefined ? (alwaysList ? [value] : value) : [prev, value];
       // Assigning `__proto__` would set the object's prototype instead (JSON.parse defines it).
-      if (name === '__proto__') Object.defineProperty(obj, name, { value: v, enumerable: true, writable: true, configurable: true });
+      if (name === '__proto__')
+        Object.defineProperty(obj, name, { value: v, enumerable: true, writable: true, configurable: true });
       else obj[name] = v;
     }
   };

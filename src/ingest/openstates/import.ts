@@ -18,13 +18,22 @@ import { foldPlaceholders } from '../congress/people.js';
 import { ImportReport, RecordError, type ReportOptions } from '../write/report.js';
 
 type Obj = Record<string, unknown>;
-const SCHEMES: Record<string, keyof PersonIds> = { bioguide: 'bioguide', lis: 'lis', votesmart: 'votesmart', opensecrets: 'opensecrets', followthemoney: 'followthemoney', ballotpedia: 'ballotpedia' };
+const SCHEMES: Record<string, keyof PersonIds> = {
+  bioguide: 'bioguide',
+  lis: 'lis',
+  votesmart: 'votesmart',
+  opensecrets: 'opensecrets',
+  followthemoney: 'followthemoney',
+  ballotpedia: 'ballotpedia',
+};
 
 async function yamlFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   try {
     for await (const e of await fs.opendir(dir)) if (e.isFile() && /\.ya?ml$/.test(e.name)) out.push(e.name);
-  } catch { /* a jurisdiction without this folder */ }
+  } catch {
+    /* a jurisdiction without this folder */
+  }
   return out.sort().map((n) => path.join(dir, n));
 }
 
@@ -37,7 +46,9 @@ export function mapOpenStatesPerson(p: Obj, stateId: number, ref: Reference, act
   if (!name) throw new RecordError('missing name', 'name');
   const roles = (Array.isArray(p.roles) ? p.roles : []) as Obj[];
   // The current role is the one without an end date; retired people keep their latest one.
-  const role = roles.find((r) => !r.end_date) ?? [...roles].sort((a, b) => String(b.end_date ?? '').localeCompare(String(a.end_date ?? '')))[0];
+  const role =
+    roles.find((r) => !r.end_date) ??
+    [...roles].sort((a, b) => String(b.end_date ?? '').localeCompare(String(a.end_date ?? '')))[0];
   const parties = (Array.isArray(p.party) ? p.party : []) as Obj[];
   const party = String((parties.find((x) => !x.end_date) ?? parties[0])?.name ?? '');
   const roleId = roleOf(String(role?.type ?? ''));
@@ -56,20 +67,42 @@ export function mapOpenStatesPerson(p: Obj, stateId: number, ref: Reference, act
   const split = p.given_name || p.family_name ? null : splitPublishedName(name);
   const pid = partyId(party);
   return {
-    source: 'openstates', ids, extra, state_id: stateId, role_id: roleId, chamber: body?.body_short ?? '', body_id: body?.body_id ?? null,
-    party_id: pid, party_name: PARTY_NAMES[pid] || party, name,
-    first_name: String(p.given_name ?? split?.first_name ?? ''), middle_name: split?.middle_name ?? '', last_name: String(p.family_name ?? split?.last_name ?? ''),
-    suffix: String(p.suffix ?? split?.suffix ?? ''), nickname: split?.nickname ?? '', active,
+    source: 'openstates',
+    ids,
+    extra,
+    state_id: stateId,
+    role_id: roleId,
+    chamber: body?.body_short ?? '',
+    body_id: body?.body_id ?? null,
+    party_id: pid,
+    party_name: PARTY_NAMES[pid] || party,
+    name,
+    first_name: String(p.given_name ?? split?.first_name ?? ''),
+    middle_name: split?.middle_name ?? '',
+    last_name: String(p.family_name ?? split?.last_name ?? ''),
+    suffix: String(p.suffix ?? split?.suffix ?? ''),
+    nickname: split?.nickname ?? '',
+    active,
     // Members of Congress take the one district form of every Congress source ("AL-4", senators "CA").
-    district: stateId === stateIdOf('US') ? congressDistrict(roleId === 2, '', role?.district) : String(role?.district ?? ''),
+    district:
+      stateId === stateIdOf('US') ? congressDistrict(roleId === 2, '', role?.district) : String(role?.district ?? ''),
   };
 }
 
-export async function importOpenStatesPeople(pool: Pool, target: string, opts: ReportOptions = {}): Promise<ImportReport> {
+export async function importOpenStatesPeople(
+  pool: Pool,
+  target: string,
+  opts: ReportOptions = {},
+): Promise<ImportReport> {
   const report = new ImportReport('openstates-people', opts);
   const ref = await loadReference(pool);
-  const root = (await fs.stat(path.join(target, 'data')).catch(() => null))?.isDirectory() ? path.join(target, 'data') : target;
-  const states = (await fs.readdir(root, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const root = (await fs.stat(path.join(target, 'data')).catch(() => null))?.isDirectory()
+    ? path.join(target, 'data')
+    : target;
+  const states = (await fs.readdir(root, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const byOcd = new Map<string, number>();
   const committees = new CommitteeIndex('openstates');
   const writer = new BatchWriter(pool, report, 500, () => {
@@ -79,24 +112,50 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
   const writeCommittee = async (file: string, c: Obj, stateId: number) => {
     const id = String(c.id);
     const chamber = String(c.chamber ?? '');
-    const body = chamber === 'lower' || chamber === 'upper' ? ref.body(stateId, chamber === 'lower' ? 1 : 2) : undefined;
+    const body =
+      chamber === 'lower' || chamber === 'upper' ? ref.body(stateId, chamber === 'lower' ? 1 : 2) : undefined;
     let unknown = 0;
     await writer.run('committees', file, async (db, w) => {
       const members = [];
       unknown = 0;
       for (const m of (Array.isArray(c.members) ? c.members : []) as Obj[]) {
-        const pid = m.person_id ? byOcd.get(String(m.person_id)) ?? (await db.query<{ people_id: number }>('SELECT people_id FROM people WHERE openstates_id = $1', [m.person_id])).rows[0]?.people_id : undefined;
+        const pid = m.person_id
+          ? (byOcd.get(String(m.person_id)) ??
+            (
+              await db.query<{ people_id: number }>('SELECT people_id FROM people WHERE openstates_id = $1', [
+                m.person_id,
+              ])
+            ).rows[0]?.people_id)
+          : undefined;
         if (pid) members.push({ people_id: pid, role: memberRole(String(m.role ?? '')) });
         else unknown++;
       }
       const links = (Array.isArray(c.links) ? c.links : []) as Obj[];
-      return (await upsertCommittee(db, {
-        key: ['openstates', id], state_id: stateId, body_id: body?.body_id ?? null,
-        chamber: body?.body_short ?? (chamber === 'legislature' ? 'Joint' : chamber), committee_name: String(c.name),
-        committee_type: c.parent ? 'subcommittee' : String(c.classification ?? 'committee') === 'committee' ? 'standing' : String(c.classification),
-        website_url: String(links[0]?.url ?? ''), description: '', parent_key: c.parent ? ['openstates', String(c.parent)] : undefined,
-        source: 'openstates', external_ids: {}, members,
-      }, w, committees)).outcome;
+      return (
+        await upsertCommittee(
+          db,
+          {
+            key: ['openstates', id],
+            state_id: stateId,
+            body_id: body?.body_id ?? null,
+            chamber: body?.body_short ?? (chamber === 'legislature' ? 'Joint' : chamber),
+            committee_name: String(c.name),
+            committee_type: c.parent
+              ? 'subcommittee'
+              : String(c.classification ?? 'committee') === 'committee'
+                ? 'standing'
+                : String(c.classification),
+            website_url: String(links[0]?.url ?? ''),
+            description: '',
+            parent_key: c.parent ? ['openstates', String(c.parent)] : undefined,
+            source: 'openstates',
+            external_ids: {},
+            members,
+          },
+          w,
+          committees,
+        )
+      ).outcome;
     });
     for (let i = 0; i < unknown; i++) report.skip('committee members', 'member without a known Open States person id');
   };
@@ -106,13 +165,19 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
     await committees.load(pool);
     for (const st of states) {
       const stateId = ref.stateByAbbr.get(st.toUpperCase());
-      const groups: [string, boolean][] = [['legislature', true], ['retired', false]];
+      const groups: [string, boolean][] = [
+        ['legislature', true],
+        ['retired', false],
+      ];
       const committeeFiles = await yamlFiles(path.join(root, st, 'committees'));
       for (const [folder, active] of groups) {
         const files = await yamlFiles(path.join(root, st, folder));
         report.expect(files.length);
         if (!stateId) {
-          for (const _ of files) { report.tick(); report.skip('people', `jurisdiction ${st} is not covered`); }
+          for (const _ of files) {
+            report.tick();
+            report.skip('people', `jurisdiction ${st} is not covered`);
+          }
           continue;
         }
         for await (const { file, data, error } of parsers.files(yamlParser, files)) {
@@ -125,7 +190,9 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
             report.problem('people', file, err);
             continue;
           }
-          await writer.run('people', file, async (_db, w) => queuePerson(w, rec, (id) => byOcd.set(rec.ids.openstates!, id)));
+          await writer.run('people', file, async (_db, w) =>
+            queuePerson(w, rec, (id) => byOcd.set(rec.ids.openstates!, id)),
+          );
         }
       }
       // Committees look their members up among the people just queued: write those first.
@@ -137,7 +204,10 @@ export async function importOpenStatesPeople(pool: Pool, target: string, opts: R
       }
       report.expect(committeeFiles.length);
       if (!stateId) {
-        for (const _ of committeeFiles) { report.tick(); report.skip('committees', `jurisdiction ${st} is not covered`); }
+        for (const _ of committeeFiles) {
+          report.tick();
+          report.skip('committees', `jurisdiction ${st} is not covered`);
+        }
         continue;
       }
       // A subcommittee is written after its parent, so its parent_id is set by the first import:

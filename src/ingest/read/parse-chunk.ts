@@ -14,20 +14,43 @@ export type ParseFn<O = unknown> = (file: string, body: string, options: O) => R
  * function as `parse` here): a worker thread loads only that module, so a LegiScan import's workers
  * never load the YAML parser and the reader never imports a source.
  */
-export interface FileParser<O = unknown> { module: string; parse: ParseFn<O>; options: O }
+export interface FileParser<O = unknown> {
+  module: string;
+  parse: ParseFn<O>;
+  options: O;
+}
 
 /** A zip entry's bytes as stored (deflated or not), decoded by whoever parses it; `error`: why it cannot be */
-export interface Blob { bytes: Uint8Array; deflated: boolean; error?: string }
+export interface Blob {
+  bytes: Uint8Array;
+  deflated: boolean;
+  error?: string;
+}
 /** `blobs`: the files' contents when they are not on disk (zip entries), in the order of `files` */
-export interface ChunkRequest<O = unknown> { id: number; module: string; options: O; files: string[]; blobs?: Blob[] }
-export interface ParsedFile { file: string; data: Record<string, unknown> | null; error?: { message: string; field?: string } }
-export interface ChunkResult { id: number; files: ParsedFile[] }
+export interface ChunkRequest<O = unknown> {
+  id: number;
+  module: string;
+  options: O;
+  files: string[];
+  blobs?: Blob[];
+}
+export interface ParsedFile {
+  file: string;
+  data: Record<string, unknown> | null;
+  error?: { message: string; field?: string };
+}
+export interface ChunkResult {
+  id: number;
+  files: ParsedFile[];
+}
 
 /** A blob's text: inflated when deflated; a RecordError when it cannot be read. */
 export function decodeBlob(b: Blob): string {
   if (b.error) throw new RecordError(b.error);
   try {
-    return (b.deflated ? inflateRawSync(b.bytes) : Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength)).toString('utf8');
+    return (
+      b.deflated ? inflateRawSync(b.bytes) : Buffer.from(b.bytes.buffer, b.bytes.byteOffset, b.bytes.byteLength)
+    ).toString('utf8');
   } catch (err) {
     throw new RecordError(`unreadable zip entry: ${(err as Error).message}`);
   }
@@ -36,9 +59,16 @@ export function decodeBlob(b: Blob): string {
 export function parseChunk<O>(req: ChunkRequest<O>, parse: ParseFn<O>): ChunkResult {
   const files = req.files.map((file, i): ParsedFile => {
     try {
-      return { file, data: parse(file, req.blobs ? decodeBlob(req.blobs[i]!) : fs.readFileSync(file, 'utf8'), req.options) };
+      return {
+        file,
+        data: parse(file, req.blobs ? decodeBlob(req.blobs[i]!) : fs.readFileSync(file, 'utf8'), req.options),
+      };
     } catch (err) {
-      return { file, data: null, error: { message: (err as Error).message, field: err instanceof RecordError ? err.field : undefined } };
+      return {
+        file,
+        data: null,
+        error: { message: (err as Error).message, field: err instanceof RecordError ? err.field : undefined },
+      };
     }
   });
   return { id: req.id, files };

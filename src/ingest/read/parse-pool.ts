@@ -7,7 +7,11 @@ import { Worker } from 'node:worker_threads';
 import { RecordError } from './record-error.js';
 import { parseChunk, type Blob, type ChunkRequest, type ChunkResult, type FileParser } from './parse-chunk.js';
 
-export interface Parsed { file: string; data: Record<string, unknown> | null; error?: unknown }
+export interface Parsed {
+  file: string;
+  data: Record<string, unknown> | null;
+  error?: unknown;
+}
 
 const CHUNK = 64;
 const AHEAD = 3;
@@ -52,7 +56,14 @@ export class ParsePool {
     let at = 0;
     const fill = () => {
       while (at < files.length && pending.length < AHEAD * Math.max(1, this.workers.length)) {
-        pending.push(this.parse(parser, { id: this.seq++, module: parser.module, options: parser.options, files: files.slice(at, at + CHUNK) }));
+        pending.push(
+          this.parse(parser, {
+            id: this.seq++,
+            module: parser.module,
+            options: parser.options,
+            files: files.slice(at, at + CHUNK),
+          }),
+        );
         at += CHUNK;
       }
     };
@@ -61,7 +72,11 @@ export class ParsePool {
       const r = await pending.shift()!;
       fill();
       for (const f of r.files) {
-        yield { file: f.file, data: f.data, error: f.error ? new RecordError(f.error.message, f.error.field) : undefined };
+        yield {
+          file: f.file,
+          data: f.data,
+          error: f.error ? new RecordError(f.error.message, f.error.field) : undefined,
+        };
       }
     }
   }
@@ -99,7 +114,11 @@ export class ParsePool {
           at += b.bytes.byteLength;
           return { ...b, bytes: packed.subarray(at - b.bytes.byteLength, at) };
         });
-        pending.push(this.parse(parser, { id: this.seq++, module: parser.module, options: parser.options, files, blobs: views }, [packed.buffer]));
+        pending.push(
+          this.parse(parser, { id: this.seq++, module: parser.module, options: parser.options, files, blobs: views }, [
+            packed.buffer,
+          ]),
+        );
       }
     };
     let filling = fill();
@@ -113,7 +132,11 @@ export class ParsePool {
       filling = filling.then(fill);
       filling.catch(() => undefined);
       for (const f of r.files) {
-        yield { file: f.file, data: f.data, error: f.error ? new RecordError(f.error.message, f.error.field) : undefined };
+        yield {
+          file: f.file,
+          data: f.data,
+          error: f.error ? new RecordError(f.error.message, f.error.field) : undefined,
+        };
       }
     }
   }

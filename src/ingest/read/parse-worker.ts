@@ -21,7 +21,15 @@ if (parentPort) {
     parserOf(req.module).then(
       (parse) => port.postMessage(parseChunk(req, parse)),
       // a parser that cannot load fails each file of the chunk rather than leaving the import waiting
-      (err: Error) => port.postMessage({ id: req.id, files: req.files.map((file) => ({ file, data: null, error: { message: `parser unavailable: ${err.message}` } })) }),
+      (err: Error) =>
+        port.postMessage({
+          id: req.id,
+          files: req.files.map((file) => ({
+            file,
+            data: null,
+            error: { message: `parser unavailable: ${err.message}` },
+          })),
+        }),
     );
   });
 }

@@ -1,7 +1,11 @@
 // Bounded read-ahead: up to `window` items load (read and parse) concurrently while the writer
 // waits on the database, and are handed over strictly in input order. Memory stays bounded by
 // the window, whatever the size of the input.
-export async function* readAhead<I, O>(items: Iterable<I>, load: (item: I) => Promise<O>, window = 16): AsyncGenerator<O> {
+export async function* readAhead<I, O>(
+  items: Iterable<I>,
+  load: (item: I) => Promise<O>,
+  window = 16,
+): AsyncGenerator<O> {
   const pending: Promise<O>[] = [];
   const it = items[Symbol.iterator]();
   const fill = () => {

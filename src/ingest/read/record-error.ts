@@ -3,7 +3,10 @@
 
 /** A record that cannot be imported: names the file and the offending field. */
 export class RecordError extends Error {
-  constructor(message: string, readonly field?: string) {
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
   }
 }

@@ -11,16 +11,26 @@ import { RowBuffer } from './buffer.js';
 import type { ImportReport, Outcome } from './report.js';
 
 /** An outcome known only once a group of records has been written together (see Group). */
-export interface Later { later: true; value?: Outcome | { skip: string } }
+export interface Later {
+  later: true;
+  value?: Outcome | { skip: string };
+}
 /** What a record's write did: an outcome, a skip with its reason, a Later, or nothing to count. */
 export type WriteResult = Outcome | { skip: string } | Later | void;
 
 /** Records of one kind written together by one statement when the batch commits. */
-export interface Group { flush(db: Queryable, w: BatchWriter): Promise<void>; clear(): void }
+export interface Group {
+  flush(db: Queryable, w: BatchWriter): Promise<void>;
+  clear(): void;
+}
 /** A record's write: may update caches; must be safe to run again (a failed batch is replayed). */
 export type RecordWrite = (db: Queryable, w: BatchWriter) => Promise<WriteResult>;
 
-interface Item { entity: string; file: string; fn: RecordWrite }
+interface Item {
+  entity: string;
+  file: string;
+  fn: RecordWrite;
+}
 
 export class BatchWriter {
   private client?: PoolClient;
@@ -44,8 +54,12 @@ export class BatchWriter {
    * @param onReset clears the callers' in-memory caches when a batch rolls back (ids and rows
    *   learnt inside the rolled-back transaction no longer exist).
    */
-  constructor(private readonly pool: Pool, private readonly report: ImportReport, private readonly size = 500,
-    private readonly onReset: () => void = () => undefined) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly report: ImportReport,
+    private readonly size = 500,
+    private readonly onReset: () => void = () => undefined,
+  ) {}
 
   /**
    * This writer's next commit (or replay) waits for `p`, the commit of a batch written before it on
@@ -104,7 +118,12 @@ export class BatchWriter {
   async run(entity: string, file: string, fn: RecordWrite): Promise<void> {
     const db = await this.begin();
     let queries = 0;
-    const counting: Queryable = { query: ((...args: Parameters<PoolClient['query']>) => { queries++; return (db.query as (...a: unknown[]) => unknown)(...args); }) as PoolClient['query'] };
+    const counting: Queryable = {
+      query: ((...args: Parameters<PoolClient['query']>) => {
+        queries++;
+        return (db.query as (...a: unknown[]) => unknown)(...args);
+      }) as PoolClient['query'],
+    };
     const item = { entity, file, fn };
     const mark = this.changes.length;
     try {

@@ -35,7 +35,9 @@ function cell(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   const s = typeof v === 'string' ? v : String(v);
   // Only these four characters are special in COPY text format.
-  return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
+  return /[\\\t\n\r]/.test(s)
+    ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+    : s;
 }
 
 /** Whether COPY can run on this connection: it needs a client of its own (not the pool, not a wrapper). */
@@ -44,20 +46,31 @@ export function canCopy(db: Queryable): boolean {
 }
 
 async function copyText(db: Queryable, target: string, chunks: string[]): Promise<void> {
-  const stream = (db as unknown as { query(q: unknown): NodeJS.WritableStream }).query(copyFrom(`COPY ${target} FROM STDIN`));
+  const stream = (db as unknown as { query(q: unknown): NodeJS.WritableStream }).query(
+    copyFrom(`COPY ${target} FROM STDIN`),
+  );
   await pipeline(Readable.from(chunks), stream);
 }
 
 /** Rows into `target` (`table (col, …)`) by COPY; the caller checks canCopy first. */
 export async function copyRows(db: Queryable, target: string, rows: unknown[][]): Promise<void> {
   const chunks: string[] = [];
-  for (let i = 0; i < rows.length; i += 2000) chunks.push(rows.slice(i, i + 2000).map((r) => r.map(cell).join('\t') + '\n').join(''));
+  for (let i = 0; i < rows.length; i += 2000)
+    chunks.push(
+      rows
+        .slice(i, i + 2000)
+        .map((r) => r.map(cell).join('\t') + '\n')
+        .join(''),
+    );
   await copyText(db, target, chunks);
 }
 
 /** COPY text rows (`a\tb\n…`) back to cells, for the rare write that cannot COPY. */
 function splitCopyText(text: string): unknown[][] {
-  return text.split('\n').filter(Boolean).map((l) => l.split('\t').map((c) => (c === '\\N' ? null : c)));
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t').map((c) => (c === '\\N' ? null : c)));
 }
 
 export class RowBuffer {

@@ -19,7 +19,10 @@ export function derivedPeopleId(scheme: string, value: string): number {
 
 export async function nextIds(db: Queryable, n: number): Promise<number[]> {
   if (n <= 0) return [];
-  const { rows } = await db.query<{ id: string }>(`SELECT nextval('import_ids')::text AS id FROM generate_series(1, $1)`, [n]);
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT nextval('import_ids')::text AS id FROM generate_series(1, $1)`,
+    [n],
+  );
   return rows.map((r) => Number(r.id));
 }
 

@@ -5,9 +5,24 @@
 import type { Queryable } from '../../db/pool.js';
 import type { BatchWriter, Group, Later } from './batch.js';
 import { contentHash } from './ids.js';
-import { COLS, JOIN_ORDER, comparable, derivedId, findExisting, merge, newPeopleId, recordRow, type PersonRecord, type Row } from './people.js';
+import {
+  COLS,
+  JOIN_ORDER,
+  comparable,
+  derivedId,
+  findExisting,
+  merge,
+  newPeopleId,
+  recordRow,
+  type PersonRecord,
+  type Row,
+} from './people.js';
 
-interface Pending { rec: PersonRecord; later: Later; resolved?: (peopleId: number) => void }
+interface Pending {
+  rec: PersonRecord;
+  later: Later;
+  resolved?: (peopleId: number) => void;
+}
 
 export class PeopleGroup implements Group {
   private pending: Pending[] = [];
@@ -46,7 +61,9 @@ export class PeopleGroup implements Group {
     const writes = new Map<number, Record<string, unknown>>();
     for (const p of work) {
       const { rec } = p;
-      const candidates = [...known.values()].filter((r) => matches(r, rec)).sort((a, b) => Number(a.people_id) - Number(b.people_id));
+      const candidates = [...known.values()]
+        .filter((r) => matches(r, rec))
+        .sort((a, b) => Number(a.people_id) - Number(b.people_id));
       const existing = findExisting(candidates, rec);
       const row = existing ? merge(existing, rec) : recordRow(rec);
       let id: number;
@@ -55,7 +72,9 @@ export class PeopleGroup implements Group {
         p.later.value = 'unchanged';
       } else {
         const derived = derivedId(rec);
-        id = existing ? Number(existing.people_id) : await newPeopleId(db, rec, derived !== undefined && known.has(derived));
+        id = existing
+          ? Number(existing.people_id)
+          : await newPeopleId(db, rec, derived !== undefined && known.has(derived));
         p.later.value = existing ? 'updated' : 'inserted';
         writes.set(id, row);
         known.set(id, { ...row, people_id: id } as Row);
@@ -75,7 +94,9 @@ export class PeopleGroup implements Group {
 
 function matches(r: Row, rec: PersonRecord): boolean {
   if (rec.legiscan_id && r.legiscan_id !== null && Number(r.legiscan_id) === rec.legiscan_id) return true;
-  return JOIN_ORDER.some(([key, col]) => typeof rec.ids[key] === 'string' && rec.ids[key] !== '' && r[col] === rec.ids[key]);
+  return JOIN_ORDER.some(
+    ([key, col]) => typeof rec.ids[key] === 'string' && rec.ids[key] !== '' && r[col] === rec.ids[key],
+  );
 }
 
 /** Queues a full person record in the batch; `resolved` receives its people_id when written. */

@@ -10,8 +10,14 @@ import { contentHash, derivedPeopleId } from './ids.js';
 import type { Outcome } from './report.js';
 
 export interface PersonIds {
-  bioguide?: string; lis?: string; openstates?: string; votesmart?: string; opensecrets?: string;
-  followthemoney?: string; ballotpedia?: string; fec?: string[];
+  bioguide?: string;
+  lis?: string;
+  openstates?: string;
+  votesmart?: string;
+  opensecrets?: string;
+  followthemoney?: string;
+  ballotpedia?: string;
+  fec?: string[];
 }
 
 export interface PersonRecord {
@@ -20,10 +26,21 @@ export interface PersonRecord {
   ids: PersonIds;
   /** other identifiers kept in external_ids (govtrack, wikidata, knowwho, thomas, ...) */
   extra?: Record<string, string>;
-  state_id: number; role_id: number; chamber: string; body_id: number | null;
-  party_id: number; party_name: string; name: string;
-  first_name: string; middle_name: string; last_name: string; suffix: string; nickname: string;
-  district: string; person_hash?: string; active: boolean;
+  state_id: number;
+  role_id: number;
+  chamber: string;
+  body_id: number | null;
+  party_id: number;
+  party_name: string;
+  name: string;
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  suffix: string;
+  nickname: string;
+  district: string;
+  person_hash?: string;
+  active: boolean;
   /** a LegiScan committee sponsor: the committee this people row stands for (never a legislator) */
   committee_id?: number;
   /** a placeholder built from a reference (sponsor, vote member): any full record overrides it */
@@ -31,17 +48,71 @@ export interface PersonRecord {
 }
 
 export const JOIN_ORDER: [keyof PersonIds, string][] = [
-  ['bioguide', 'bioguide_id'], ['lis', 'lis_id'], ['openstates', 'openstates_id'], ['votesmart', 'votesmart_id'],
-  ['opensecrets', 'opensecrets_id'], ['followthemoney', 'followthemoney_eid'], ['ballotpedia', 'ballotpedia'],
+  ['bioguide', 'bioguide_id'],
+  ['lis', 'lis_id'],
+  ['openstates', 'openstates_id'],
+  ['votesmart', 'votesmart_id'],
+  ['opensecrets', 'opensecrets_id'],
+  ['followthemoney', 'followthemoney_eid'],
+  ['ballotpedia', 'ballotpedia'],
 ];
 const STRONG: [keyof PersonIds, string][] = JOIN_ORDER.slice(0, 3);
 
-export type Row = Record<string, unknown> & { people_id: number; legiscan_id: number | null; source: string; import_hash: string };
+export type Row = Record<string, unknown> & {
+  people_id: number;
+  legiscan_id: number | null;
+  source: string;
+  import_hash: string;
+};
 
-export const COLS = ['state_id', 'role_id', 'chamber', 'body_id', 'party_id', 'party_name', 'name', 'first_name', 'middle_name', 'last_name',
-  'suffix', 'nickname', 'district', 'ballotpedia', 'followthemoney_eid', 'votesmart_id', 'opensecrets_id', 'bioguide_id', 'lis_id',
-  'fec_ids', 'openstates_id', 'legiscan_id', 'person_hash', 'external_ids', 'active', 'source', 'import_hash', 'committee_id'] as const;
-const DESCRIPTIVE = ['state_id', 'role_id', 'chamber', 'body_id', 'party_id', 'party_name', 'name', 'first_name', 'middle_name', 'last_name', 'suffix', 'nickname', 'district', 'person_hash', 'active', 'committee_id'] as const;
+export const COLS = [
+  'state_id',
+  'role_id',
+  'chamber',
+  'body_id',
+  'party_id',
+  'party_name',
+  'name',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'suffix',
+  'nickname',
+  'district',
+  'ballotpedia',
+  'followthemoney_eid',
+  'votesmart_id',
+  'opensecrets_id',
+  'bioguide_id',
+  'lis_id',
+  'fec_ids',
+  'openstates_id',
+  'legiscan_id',
+  'person_hash',
+  'external_ids',
+  'active',
+  'source',
+  'import_hash',
+  'committee_id',
+] as const;
+const DESCRIPTIVE = [
+  'state_id',
+  'role_id',
+  'chamber',
+  'body_id',
+  'party_id',
+  'party_name',
+  'name',
+  'first_name',
+  'middle_name',
+  'last_name',
+  'suffix',
+  'nickname',
+  'district',
+  'person_hash',
+  'active',
+  'committee_id',
+] as const;
 
 function compatible(row: Row, rec: PersonRecord): boolean {
   if (rec.legiscan_id && row.legiscan_id && Number(row.legiscan_id) !== rec.legiscan_id) return false;
@@ -79,7 +150,10 @@ export function findExisting(rows: Row[], rec: PersonRecord): Row | undefined {
   for (const [key, col] of JOIN_ORDER) {
     const v = rec.ids[key];
     if (!v || Array.isArray(v)) continue;
-    const hit = rows.filter((r) => r[col] === v).slice(0, 5).find((r) => compatible(r, rec));
+    const hit = rows
+      .filter((r) => r[col] === v)
+      .slice(0, 5)
+      .find((r) => compatible(r, rec));
     if (hit) return hit;
   }
   return undefined;
@@ -109,13 +183,34 @@ export async function newPeopleId(db: Queryable, rec: PersonRecord, taken: boole
 
 export function recordRow(rec: PersonRecord): Record<string, unknown> {
   return {
-    state_id: rec.state_id, role_id: rec.role_id, chamber: rec.chamber, body_id: rec.body_id, party_id: rec.party_id,
-    party_name: rec.party_name, name: rec.name, first_name: rec.first_name, middle_name: rec.middle_name, last_name: rec.last_name,
-    suffix: rec.suffix, nickname: rec.nickname, district: rec.district, ballotpedia: rec.ids.ballotpedia ?? '',
-    followthemoney_eid: rec.ids.followthemoney ?? '', votesmart_id: rec.ids.votesmart ?? '', opensecrets_id: rec.ids.opensecrets ?? '',
-    bioguide_id: rec.ids.bioguide ?? null, lis_id: rec.ids.lis ?? null, fec_ids: rec.ids.fec ?? [], openstates_id: rec.ids.openstates ?? null,
-    legiscan_id: rec.legiscan_id ?? null, person_hash: rec.person_hash ?? '', external_ids: rec.extra ?? {}, active: rec.active,
-    source: rec.source, import_hash: rec.stub ? 'stub' : '', committee_id: rec.committee_id ?? 0,
+    state_id: rec.state_id,
+    role_id: rec.role_id,
+    chamber: rec.chamber,
+    body_id: rec.body_id,
+    party_id: rec.party_id,
+    party_name: rec.party_name,
+    name: rec.name,
+    first_name: rec.first_name,
+    middle_name: rec.middle_name,
+    last_name: rec.last_name,
+    suffix: rec.suffix,
+    nickname: rec.nickname,
+    district: rec.district,
+    ballotpedia: rec.ids.ballotpedia ?? '',
+    followthemoney_eid: rec.ids.followthemoney ?? '',
+    votesmart_id: rec.ids.votesmart ?? '',
+    opensecrets_id: rec.ids.opensecrets ?? '',
+    bioguide_id: rec.ids.bioguide ?? null,
+    lis_id: rec.ids.lis ?? null,
+    fec_ids: rec.ids.fec ?? [],
+    openstates_id: rec.ids.openstates ?? null,
+    legiscan_id: rec.legiscan_id ?? null,
+    person_hash: rec.person_hash ?? '',
+    external_ids: rec.extra ?? {},
+    active: rec.active,
+    source: rec.source,
+    import_hash: rec.stub ? 'stub' : '',
+    committee_id: rec.committee_id ?? 0,
   };
 }
 
@@ -127,7 +222,9 @@ export function merge(existing: Row, rec: PersonRecord): Record<string, unknown>
   const incoming = recordRow(rec);
   const out: Record<string, unknown> = {};
   // A placeholder over a placeholder only fills blanks (a sponsor record naming a voter seen first).
-  const owns = !(rec.stub && existing.import_hash === 'stub') && (existing.source === rec.source || (existing.import_hash === 'stub' && !rec.stub));
+  const owns =
+    !(rec.stub && existing.import_hash === 'stub') &&
+    (existing.source === rec.source || (existing.import_hash === 'stub' && !rec.stub));
   for (const c of COLS) out[c] = existing[c];
   for (const c of COLS) {
     if (c === 'external_ids' || c === 'source' || c === 'import_hash') continue;
@@ -144,7 +241,10 @@ export function merge(existing: Row, rec: PersonRecord): Record<string, unknown>
   return out;
 }
 
-export const comparable = (r: Record<string, unknown>) => COLS.map((c) => (c === 'body_id' || c === 'legiscan_id' || c === 'state_id' ? (r[c] === null ? null : Number(r[c])) : r[c]));
+export const comparable = (r: Record<string, unknown>) =>
+  COLS.map((c) =>
+    c === 'body_id' || c === 'legiscan_id' || c === 'state_id' ? (r[c] === null ? null : Number(r[c])) : r[c],
+  );
 
 /**
  * The row to write when the record joins an existing person, or undefined when writing it would
@@ -167,7 +267,9 @@ export async function upsertPerson(db: Queryable, rec: PersonRecord): Promise<{ 
     if (!merged) return { people_id: existing.people_id, outcome: 'unchanged' };
     row = merged;
   }
-  const id = existing?.people_id ?? (await newPeopleId(db, rec, derived !== undefined && rows.some((r) => Number(r.people_id) === derived)));
+  const id =
+    existing?.people_id ??
+    (await newPeopleId(db, rec, derived !== undefined && rows.some((r) => Number(r.people_id) === derived)));
   const values = COLS.map((c) => (c === 'external_ids' ? JSON.stringify(row[c]) : row[c]));
   await db.query(
     `INSERT INTO people (people_id, ${COLS.join(', ')}, updated) VALUES ($1, ${COLS.map((_, i) => `$${i + 2}`).join(', ')}, now())

@@ -38,7 +38,12 @@ export class PipelinedWriter implements RecordWriter {
   /** the commit of the other lane's batch, when one is in flight */
   private inflight?: Promise<boolean>;
 
-  constructor(pool: Pool, report: ImportReport, private readonly size = 500, onReset: () => void = () => undefined) {
+  constructor(
+    pool: Pool,
+    report: ImportReport,
+    private readonly size = 500,
+    onReset: () => void = () => undefined,
+  ) {
     // Each lane commits only when told to (size Infinity): the pipeline decides where batches end.
     this.lanes = [new BatchWriter(pool, report, Infinity, onReset), new BatchWriter(pool, report, Infinity, onReset)];
   }
@@ -54,7 +59,8 @@ export class PipelinedWriter implements RecordWriter {
     // Records already parsed are built in one run of promise continuations, during which the
     // replies of the batch being written on the other connection wait unread: every few records,
     // let the event loop take them, so that batch's next statement goes out at once.
-    else if (this.inflight && this.count % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    else if (this.inflight && this.count % YIELD_EVERY === 0)
+      await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   /** Starts the current batch's commit behind the one in flight and switches lanes. */

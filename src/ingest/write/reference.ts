@@ -2,7 +2,13 @@
 // role, parties by name. Loaded once per import.
 import type { Queryable } from '../../db/pool.js';
 
-export interface Body { body_id: number; state_id: number; role_id: number; body_abbr: string; body_short: string }
+export interface Body {
+  body_id: number;
+  state_id: number;
+  role_id: number;
+  body_abbr: string;
+  body_short: string;
+}
 
 export interface Reference {
   stateByAbbr: Map<string, number>;
@@ -20,7 +26,8 @@ export async function loadReference(db: Queryable): Promise<Reference> {
     stateByAbbr,
     bodyById,
     // Unicameral Nebraska and the DC Council have one body: every role resolves to it.
-    body: (stateId, roleId) => byStateRole.get(`${stateId}:${roleId}`) ?? bodies.rows.find((b) => b.state_id === stateId && b.role_id !== 3),
+    body: (stateId, roleId) =>
+      byStateRole.get(`${stateId}:${roleId}`) ?? bodies.rows.find((b) => b.state_id === stateId && b.role_id !== 3),
   };
 }
 
@@ -37,7 +44,15 @@ export function partyId(name: string | null | undefined): number {
   return 0;
 }
 
-export const PARTY_NAMES: Record<number, string> = { 0: '', 1: 'Democrat', 2: 'Republican', 3: 'Independent', 4: 'Green', 5: 'Libertarian', 6: 'Nonpartisan' };
+export const PARTY_NAMES: Record<number, string> = {
+  0: '',
+  1: 'Democrat',
+  2: 'Republican',
+  3: 'Independent',
+  4: 'Green',
+  5: 'Libertarian',
+  6: 'Nonpartisan',
+};
 
 /** '' and '0' (LegiScan's "none") become null; everything else a trimmed string. */
 export function idText(v: unknown): string {

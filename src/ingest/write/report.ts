@@ -7,8 +7,18 @@ import { RecordError } from '../read/record-error.js';
 export { RecordError };
 
 export type Outcome = 'inserted' | 'updated' | 'unchanged' | 'skipped' | 'errors';
-export interface Counts { inserted: number; updated: number; unchanged: number; skipped: number; errors: number }
-export interface Problem { file: string; field?: string; message: string }
+export interface Counts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+  errors: number;
+}
+export interface Problem {
+  file: string;
+  field?: string;
+  message: string;
+}
 
 /** A record that is fine but cannot be used here (e.g. its bill is not in the dataset): skipped, not failed. */
 export class SkipRecord extends Error {}
@@ -35,7 +45,10 @@ export class ImportReport {
   private timer?: NodeJS.Timeout;
   private readonly write: (line: string) => void;
 
-  constructor(readonly kind: string, private readonly opts: ReportOptions = {}) {
+  constructor(
+    readonly kind: string,
+    private readonly opts: ReportOptions = {},
+  ) {
     this.write = opts.write ?? ((l) => process.stderr.write(l + '\n'));
   }
 
@@ -72,10 +85,15 @@ export class ImportReport {
     if (!this.opts.progress) return;
     if (this.opts.tty ?? process.stderr.isTTY) {
       if (!this.bar) {
-        this.bar = new cliProgress.SingleBar({
-          format: `${this.kind} [{bar}] {value}/{total} files | {rate}/s | {eta_formatted} left`,
-          stream: process.stderr, hideCursor: true, etaBuffer: 200,
-        }, cliProgress.Presets.shades_classic);
+        this.bar = new cliProgress.SingleBar(
+          {
+            format: `${this.kind} [{bar}] {value}/{total} files | {rate}/s | {eta_formatted} left`,
+            stream: process.stderr,
+            hideCursor: true,
+            etaBuffer: 200,
+          },
+          cliProgress.Presets.shades_classic,
+        );
         this.bar.start(this.total, this.done, { rate: '0' });
       } else {
         this.bar.setTotal(this.total);
@@ -129,12 +147,17 @@ export class ImportReport {
   summary(): string {
     const rows = [...this.counts.entries()];
     const lines = [`${this.kind}: ${this.done} files in ${this.elapsedSeconds().toFixed(1)} s`];
-    lines.push(`  ${'entity'.padEnd(16)}${['inserted', 'updated', 'unchanged', 'skipped', 'errors'].map((h) => h.padStart(11)).join('')}`);
+    lines.push(
+      `  ${'entity'.padEnd(16)}${['inserted', 'updated', 'unchanged', 'skipped', 'errors'].map((h) => h.padStart(11)).join('')}`,
+    );
     for (const [entity, c] of rows) {
-      lines.push(`  ${entity.padEnd(16)}${[c.inserted, c.updated, c.unchanged, c.skipped, c.errors].map((v) => String(v).padStart(11)).join('')}`);
+      lines.push(
+        `  ${entity.padEnd(16)}${[c.inserted, c.updated, c.unchanged, c.skipped, c.errors].map((v) => String(v).padStart(11)).join('')}`,
+      );
     }
     for (const [reason, n] of this.skippedReasons) lines.push(`  skipped ${n}× ${reason}`);
-    for (const p of this.problems.slice(0, 50)) lines.push(`  error: ${p.file}${p.field ? ` (field ${p.field})` : ''}: ${p.message}`);
+    for (const p of this.problems.slice(0, 50))
+      lines.push(`  error: ${p.file}${p.field ? ` (field ${p.field})` : ''}: ${p.message}`);
     if (this.problems.length > 50) lines.push(`  … and ${this.problems.length - 50} more errors`);
     return lines.join('\n');
   }

@@ -8,15 +8,28 @@ import { createHash } from 'node:crypto';
 import { RecordError } from './report.js';
 
 export interface RollCallRecord {
-  roll_call_id: number; bill_id: number; body_id: number | null; date: string | null; desc: string;
-  yea: number; nay: number; nv: number; absent: number; total: number; passed: number; state_url: string;
+  roll_call_id: number;
+  bill_id: number;
+  body_id: number | null;
+  date: string | null;
+  desc: string;
+  yea: number;
+  nay: number;
+  nv: number;
+  absent: number;
+  total: number;
+  passed: number;
+  state_url: string;
   external_ids: Record<string, unknown>;
   members: { people_id: number; vote_id: number }[];
 }
 
 type RollCallHeader = Omit<RollCallRecord, 'members'>;
 
-const MEMBER_VOTES = withCopy({ types: ['int', 'bigint', 'smallint'], sql: 'INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT * FROM $COLS' });
+const MEMBER_VOTES = withCopy({
+  types: ['int', 'bigint', 'smallint'],
+  sql: 'INSERT INTO roll_call_votes (roll_call_id, people_id, vote_id) SELECT * FROM $COLS',
+});
 
 /**
  * Roll calls are written in groups: one statement per batch upserts every header whose hash
@@ -42,8 +55,14 @@ class RollCallGroup implements Group {
     this.pending = [];
     if (!all.length) return;
     // Hashes first: unchanged roll calls (a re-import) are settled without shipping their rows.
-    const stored = new Map((await db.query<{ roll_call_id: number; import_hash: string }>(
-      'SELECT roll_call_id, import_hash FROM roll_calls WHERE roll_call_id = ANY($1::int[])', [all.map((x) => x.rc.roll_call_id)])).rows.map((r) => [r.roll_call_id, r.import_hash]));
+    const stored = new Map(
+      (
+        await db.query<{ roll_call_id: number; import_hash: string }>(
+          'SELECT roll_call_id, import_hash FROM roll_calls WHERE roll_call_id = ANY($1::int[])',
+          [all.map((x) => x.rc.roll_call_id)],
+        )
+      ).rows.map((r) => [r.roll_call_id, r.import_hash]),
+    );
     const work = all.filter((x) => {
       if (stored.get(x.rc.roll_call_id) !== x.hash) return true;
       x.later.value = 'unchanged';
@@ -51,10 +70,27 @@ class RollCallGroup implements Group {
     });
     if (!work.length) return;
     const input = work.map(({ rc, hash }) => ({
-      roll_call_id: rc.roll_call_id, bill_id: rc.bill_id, roll_call_body_id: rc.body_id, vote_date: rc.date, description: rc.desc, yea: rc.yea, nay: rc.nay,
-      nv: rc.nv, absent: rc.absent, total: rc.total, passed: rc.passed, state_url: rc.state_url, external_ids: rc.external_ids, import_hash: hash,
+      roll_call_id: rc.roll_call_id,
+      bill_id: rc.bill_id,
+      roll_call_body_id: rc.body_id,
+      vote_date: rc.date,
+      description: rc.desc,
+      yea: rc.yea,
+      nay: rc.nay,
+      nv: rc.nv,
+      absent: rc.absent,
+      total: rc.total,
+      passed: rc.passed,
+      state_url: rc.state_url,
+      external_ids: rc.external_ids,
+      import_hash: hash,
     }));
-    const { rows } = await db.query<{ roll_call_id: number; state_id: number | null; import_hash: string | null; wrote: boolean }>(
+    const { rows } = await db.query<{
+      roll_call_id: number;
+      state_id: number | null;
+      import_hash: string | null;
+      wrote: boolean;
+    }>(
       `WITH input AS (SELECT * FROM json_populate_recordset(NULL::roll_calls, $1::json)),
          b AS (SELECT bill_id, state_id, body_id FROM bills WHERE bill_id IN (SELECT bill_id FROM input)),
          old AS (SELECT r.roll_call_id, r.import_hash FROM roll_calls r JOIN input USING (roll_call_id)),
@@ -80,11 +116,20 @@ class RollCallGroup implements Group {
       const found = byId.get(rc.roll_call_id)!;
       // Fails the group; the batch replay then writes each roll call alone and reports this one.
       if (found.state_id === null) throw new RecordError(`bill ${rc.bill_id} is not imported`, 'bill_id');
-      if (!found.wrote) { later.value = 'unchanged'; continue; }
+      if (!found.wrote) {
+        later.value = 'unchanged';
+        continue;
+      }
       w.buffer.addCopyText(MEMBER_VOTES, members);
       // A roll call its bill listed (a header row, import_hash '') is new when its own file first
       // arrives: counted inserted. The Vote change was already recorded with the bill's row.
-      if (found.import_hash === null) w.change({ bill_id: rc.bill_id, state_id: found.state_id, reason: 'Vote', detail: { roll_call_id: rc.roll_call_id } });
+      if (found.import_hash === null)
+        w.change({
+          bill_id: rc.bill_id,
+          state_id: found.state_id,
+          reason: 'Vote',
+          detail: { roll_call_id: rc.roll_call_id },
+        });
       later.value = found.import_hash ? 'updated' : 'inserted';
     }
   }

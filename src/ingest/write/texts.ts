@@ -6,7 +6,14 @@ import type { Queryable } from '../../db/pool.js';
 import type { BatchWriter, Group, Later } from './batch.js';
 
 export interface TextDocument {
-  text_id: number; bill_id: number; type_id: number; date: string | null; mime_id: number; size: number; hash: string; state_url: string;
+  text_id: number;
+  bill_id: number;
+  type_id: number;
+  date: string | null;
+  mime_id: number;
+  size: number;
+  hash: string;
+  state_url: string;
   content: string | null;
 }
 
@@ -30,8 +37,16 @@ class TextGroup implements Group {
     // The last document of a text_id wins when one batch holds it twice.
     const byId = new Map(work.map(({ t }) => [t.text_id, t]));
     const input = [...byId.values()].map((t) => ({
-      text_id: t.text_id, bill_id: t.bill_id, bill_text_type_id: t.type_id, text_date: t.date, mime_id: t.mime_id, size_bytes: t.size,
-      word_count: t.content ? (t.content.match(/\S+/g)?.length ?? 0) : 0, state_url: t.state_url, text_hash: t.hash, content: t.content,
+      text_id: t.text_id,
+      bill_id: t.bill_id,
+      bill_text_type_id: t.type_id,
+      text_date: t.date,
+      mime_id: t.mime_id,
+      size_bytes: t.size,
+      word_count: t.content ? (t.content.match(/\S+/g)?.length ?? 0) : 0,
+      state_url: t.state_url,
+      text_hash: t.hash,
+      content: t.content,
     }));
     const { rows } = await db.query<{ text_id: number; state_id: number | null; existed: boolean; wrote: boolean }>(
       `WITH input AS (SELECT * FROM json_populate_recordset(NULL::bill_texts, $1::json)),
@@ -53,10 +68,17 @@ class TextGroup implements Group {
     const queued: number[] = [];
     for (const { t, later } of work) {
       const r = found.get(t.text_id)!;
-      if (r.state_id === null) { later.value = { skip: 'its bill is not in this dataset or the database' }; continue; }
-      if (!r.wrote) { later.value = 'unchanged'; continue; }
+      if (r.state_id === null) {
+        later.value = { skip: 'its bill is not in this dataset or the database' };
+        continue;
+      }
+      if (!r.wrote) {
+        later.value = 'unchanged';
+        continue;
+      }
       if (t.content !== null) queued.push(t.text_id);
-      if (!r.existed) w.change({ bill_id: t.bill_id, state_id: r.state_id, reason: 'Text', detail: { text_id: t.text_id } });
+      if (!r.existed)
+        w.change({ bill_id: t.bill_id, state_id: r.state_id, reason: 'Text', detail: { text_id: t.text_id } });
       later.value = r.existed ? 'updated' : 'inserted';
     }
     // The text diff worker compares each version with the previous one of the same bill.
@@ -69,7 +91,9 @@ class TextGroup implements Group {
                                  AND (p.text_date, p.text_id) < (c.text_date, c.text_id)
                                ORDER BY p.text_date DESC, p.text_id DESC LIMIT 1) p
           WHERE c.text_id = ANY($1::int[]) AND c.content IS NOT NULL
-         ON CONFLICT DO NOTHING`, [queued]);
+         ON CONFLICT DO NOTHING`,
+        [queued],
+      );
     }
   }
 }

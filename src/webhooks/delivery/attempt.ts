@@ -8,7 +8,13 @@ import { handlerFor, type Rendered } from './kinds.js';
 import type { Outbound, OutboundResult } from './outbound.js';
 import { logDisabled } from './disable.js';
 import type { ClaimedDelivery } from '../queue/claims.js';
-import { completeAttempt, deliverCarried, nextDelaySeconds, parseRetryAfter, type AttemptOutcome } from '../queue/outcomes.js';
+import {
+  completeAttempt,
+  deliverCarried,
+  nextDelaySeconds,
+  parseRetryAfter,
+  type AttemptOutcome,
+} from '../queue/outcomes.js';
 import { signedHeaders } from './signing.js';
 import { liveSecrets } from '../subscriptions.js';
 import { deliveryOutcomes } from '../../metrics/registry.js';
@@ -47,29 +53,68 @@ export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery):
     // one connection pool per subscription: a hanging receiver never holds another's sockets
     res = await ctx.outbound.post(d.webhook_url, headers, rendered.body, String(d.subscription_id));
   } catch (err) {
-    res = { status: null, headers: {}, body: '', duration_ms: Date.now() - startedAt.getTime(), error: `render failed: ${(err as Error).message}`, blocked: false };
+    res = {
+      status: null,
+      headers: {},
+      body: '',
+      duration_ms: Date.now() - startedAt.getTime(),
+      error: `render failed: ${(err as Error).message}`,
+      blocked: false,
+    };
   }
   ctx.onResponse?.();
   const failure = handler ? handler.judge(res) : (res.error ?? 'no delivery handler');
   const outcome = decide(ctx, d, res, failure, startedAt);
-  deliveryOutcomes.inc({ outcome: outcome.status === 'delivered' ? 'delivered' : outcome.deactivate ? `failed_${outcome.deactivate}` : outcome.status === 'pending' ? 'retry_scheduled' : 'failed' });
-  if (outcome.status === 'delivered' && rendered?.carries?.length) await deliverCarried(ctx.db, rendered.carries, outcome.statusCode);
-  const fenced = ctx.complete ? await ctx.complete(d, outcome) : await completeAttempt(ctx.db, d, outcome, (off) => logDisabled(ctx.log, off));
+  deliveryOutcomes.inc({
+    outcome:
+      outcome.status === 'delivered'
+        ? 'delivered'
+        : outcome.deactivate
+          ? `failed_${outcome.deactivate}`
+          : outcome.status === 'pending'
+            ? 'retry_scheduled'
+            : 'failed',
+  });
+  if (outcome.status === 'delivered' && rendered?.carries?.length)
+    await deliverCarried(ctx.db, rendered.carries, outcome.statusCode);
+  const fenced = ctx.complete
+    ? await ctx.complete(d, outcome)
+    : await completeAttempt(ctx.db, d, outcome, (off) => logDisabled(ctx.log, off));
   if (fenced && outcome.status === 'delivered' && handler?.afterDelivered) {
-    await handler.afterDelivered(ctx.db, d, res).catch((err) => ctx.log?.warn({ err, delivery: d.public_id }, 'after-delivery step failed'));
+    await handler
+      .afterDelivered(ctx.db, d, res)
+      .catch((err) => ctx.log?.warn({ err, delivery: d.public_id }, 'after-delivery step failed'));
   }
   return { ...outcome, delivery_id: d.public_id, attempt: d.attempts, fenced, response: res };
 }
 
-function decide(ctx: DeliveryContext, d: ClaimedDelivery, res: OutboundResult, failure: string | undefined, startedAt: Date): AttemptOutcome {
-  const base = { startedAt, durationMs: res.duration_ms, statusCode: res.status, responseExcerpt: res.body.slice(0, 1024) };
+function decide(
+  ctx: DeliveryContext,
+  d: ClaimedDelivery,
+  res: OutboundResult,
+  failure: string | undefined,
+  startedAt: Date,
+): AttemptOutcome {
+  const base = {
+    startedAt,
+    durationMs: res.duration_ms,
+    statusCode: res.status,
+    responseExcerpt: res.body.slice(0, 1024),
+  };
   if (failure === undefined) return { ...base, status: 'delivered', error: null, nextAttemptAt: null };
   const isTest = d.is_test;
   if (res.blocked) {
     // Never retry a destination the guard refused: the URL now points inside our network.
-    return { ...base, status: 'failed', error: failure, nextAttemptAt: null, deactivate: isTest ? undefined : 'address_blocked' };
+    return {
+      ...base,
+      status: 'failed',
+      error: failure,
+      nextAttemptAt: null,
+      deactivate: isTest ? undefined : 'address_blocked',
+    };
   }
-  if (res.status === 410) return { ...base, status: 'failed', error: failure, nextAttemptAt: null, deactivate: isTest ? undefined : 'gone' };
+  if (res.status === 410)
+    return { ...base, status: 'failed', error: failure, nextAttemptAt: null, deactivate: isTest ? undefined : 'gone' };
   const schedule = ctx.config.webhookRetrySchedule;
   const made = d.attempts - d.attempt_base;
   const delay = isTest ? undefined : nextDelaySeconds(schedule, made, ctx.random);

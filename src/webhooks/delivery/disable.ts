@@ -12,7 +12,8 @@ import type { Logger } from '../../logger.js';
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600 * 1000;
 export const FAILING_REASON = 'endpoint_failing';
 /** The rule as the OpenAPI description states it. */
-export const DISABLE_RULE_DOC = 'Retries and disabling (the Svix rule): a failed attempt is retried on the schedule; a delivery that exhausts its retries is ' +
+export const DISABLE_RULE_DOC =
+  'Retries and disabling (the Svix rule): a failed attempt is retried on the schedule; a delivery that exhausts its retries is ' +
   'marked failed (retry it with POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry or requeue a window with POST /v1/webhooks/{id}/recover) and the ' +
   'subscription stays active. The subscription is disabled (deactivated_reason endpoint_failing, logged with the start of the failing run) only when every ' +
   'attempt to it has failed for 5 days with no success in between, or at once on 410 Gone or an address the guard blocks; reactivate it with ' +
@@ -29,9 +30,11 @@ export type OnDisabled = (disabled: Disabled[]) => void;
 
 export function logDisabled(log: Pick<Logger, 'warn'> | undefined, disabled: Disabled[]): void {
   for (const x of disabled) {
-    log?.warn({ subscription: x.subscription_id, reason: x.reason, failing_since: x.failing_since }, x.reason === FAILING_REASON
-      ? `subscription ${x.subscription_id} disabled: every delivery attempt has failed since ${x.failing_since?.toISOString()}`
-      : `subscription ${x.subscription_id} disabled: ${x.reason}`);
+    log?.warn(
+      { subscription: x.subscription_id, reason: x.reason, failing_since: x.failing_since },
+      x.reason === FAILING_REASON
+        ? `subscription ${x.subscription_id} disabled: every delivery attempt has failed since ${x.failing_since?.toISOString()}`
+        : `subscription ${x.subscription_id} disabled: ${x.reason}`,
+    );
   }
 }
-

@@ -9,9 +9,16 @@ import ipaddr from 'ipaddr.js';
 
 export type Resolver = (host: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (host) => (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (host) =>
+  (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
-const BLOCKED_NAMES = [/^localhost\.?$/i, /\.localhost\.?$/i, /^metadata\.google\.internal\.?$/i, /\.internal\.?$/i, /\.local\.?$/i];
+const BLOCKED_NAMES = [
+  /^localhost\.?$/i,
+  /\.localhost\.?$/i,
+  /^metadata\.google\.internal\.?$/i,
+  /\.internal\.?$/i,
+  /\.local\.?$/i,
+];
 
 /** IPv6 global unicast: the only IPv6 block a subscriber may be in. */
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
@@ -87,8 +94,13 @@ export class GuardError extends Error {
 }
 
 /** Checks a subscriber URL as a whole; throws GuardError with a message fit for a 400. */
-export async function checkWebhookUrl(raw: unknown, allowed: readonly string[], resolve: Resolver = systemResolver): Promise<URL> {
-  if (typeof raw !== 'string' || raw.length === 0) throw new GuardError('webhook_url is required and must be a string.');
+export async function checkWebhookUrl(
+  raw: unknown,
+  allowed: readonly string[],
+  resolve: Resolver = systemResolver,
+): Promise<URL> {
+  if (typeof raw !== 'string' || raw.length === 0)
+    throw new GuardError('webhook_url is required and must be a string.');
   if (raw.length > 2048) throw new GuardError('webhook_url may be at most 2048 characters.');
   let url: URL;
   try {
@@ -98,7 +110,8 @@ export async function checkWebhookUrl(raw: unknown, allowed: readonly string[], 
   }
   if (url.username || url.password) throw new GuardError('webhook_url must not contain credentials.');
   const allowedHost = isAllowedHost(url, allowed);
-  if (url.protocol !== 'https:' && !(allowedHost && url.protocol === 'http:')) throw new GuardError('webhook_url must use https://.');
+  if (url.protocol !== 'https:' && !(allowedHost && url.protocol === 'http:'))
+    throw new GuardError('webhook_url must use https://.');
   if (url.hash) throw new GuardError('webhook_url must not contain a fragment.');
   if (allowedHost) return url;
   const badPort = blockedPortReason(url);
@@ -115,7 +128,8 @@ export async function checkHost(hostname: string, resolve: Resolver = systemReso
     if (why) throw new GuardError(`webhook_url host ${host} ${why}; internal and private addresses are not allowed.`);
     return [host];
   }
-  if (isBlockedName(host)) throw new GuardError(`webhook_url host ${host} is an internal name; internal and private hosts are not allowed.`);
+  if (isBlockedName(host))
+    throw new GuardError(`webhook_url host ${host} is an internal name; internal and private hosts are not allowed.`);
   let addresses: string[];
   try {
     addresses = await resolve(host);
@@ -125,7 +139,10 @@ export async function checkHost(hostname: string, resolve: Resolver = systemReso
   if (addresses.length === 0) throw new GuardError(`webhook_url host ${host} does not resolve.`);
   for (const a of addresses) {
     const why = blockedAddressReason(a);
-    if (why) throw new GuardError(`webhook_url host ${host} resolves to ${a}, which ${why}; internal and private addresses are not allowed.`);
+    if (why)
+      throw new GuardError(
+        `webhook_url host ${host} resolves to ${a}, which ${why}; internal and private addresses are not allowed.`,
+      );
   }
   return addresses;
 }

@@ -29,7 +29,10 @@ export interface DispatchChange extends ChangeEvent {
 }
 
 /** What one dispatcher batch shares between subscriptions: a change's payload per event is built once. */
-export interface DispatchContext { baseUrl: string; payloads: Map<string, string> }
+export interface DispatchContext {
+  baseUrl: string;
+  payloads: Map<string, string>;
+}
 
 /** What a subscription kind changes in the delivery path. */
 export interface KindHandler {
@@ -62,8 +65,16 @@ export const webhookHandler: KindHandler = {
     return events.map((type) => {
       const key = `${c.change_id}:${type}`;
       let payload = ctx.payloads.get(key);
-      if (payload === undefined) ctx.payloads.set(key, (payload = JSON.stringify(buildPayload(type, c, bill, ctx.baseUrl))));
-      return { subscription_id: subscriptionId, change_id: c.change_id, bill_id: c.bill_id, event_type: type, payload, target: null };
+      if (payload === undefined)
+        ctx.payloads.set(key, (payload = JSON.stringify(buildPayload(type, c, bill, ctx.baseUrl))));
+      return {
+        subscription_id: subscriptionId,
+        change_id: c.change_id,
+        bill_id: c.bill_id,
+        event_type: type,
+        payload,
+        target: null,
+      };
     });
   },
   newSecret: generateSecret,

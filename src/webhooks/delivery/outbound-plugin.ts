@@ -12,8 +12,14 @@ declare module 'fastify' {
   }
 }
 
-export const outboundPlugin = fp(async function outbound(app: FastifyInstance) {
-  const outbound = new Outbound({ allowedHosts: app.config.webhookAllowedHosts, timeoutMs: app.config.webhookTimeoutMs });
-  app.decorate('outbound', outbound);
-  app.addHook('onClose', async () => outbound.close());
-}, { name: 'lds-outbound', fastify: '5.x', decorators: { fastify: ['config'] } });
+export const outboundPlugin = fp(
+  async function outbound(app: FastifyInstance) {
+    const outbound = new Outbound({
+      allowedHosts: app.config.webhookAllowedHosts,
+      timeoutMs: app.config.webhookTimeoutMs,
+    });
+    app.decorate('outbound', outbound);
+    app.addHook('onClose', async () => outbound.close());
+  },
+  { name: 'lds-outbound', fastify: '5.x', decorators: { fastify: ['config'] } },
+);

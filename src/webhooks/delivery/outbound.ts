@@ -10,7 +10,14 @@
 // let two hanging subscriptions starve a third). How many requests a subscription has in flight is
 // bounded by the delivery claim (PER_SUBSCRIPTION); an Agent idle for a minute is closed.
 import { Agent } from 'undici';
-import { blockedAddressReason, blockedPortReason, guardedLookup, isAllowedHost, type Resolver, systemResolver } from './guard.js';
+import {
+  blockedAddressReason,
+  blockedPortReason,
+  guardedLookup,
+  isAllowedHost,
+  type Resolver,
+  systemResolver,
+} from './guard.js';
 import net from 'node:net';
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -60,7 +67,10 @@ export class Outbound {
   private newAgent(connections: number | undefined): Agent {
     const { opts } = this;
     return new Agent({
-      connect: { lookup: guardedLookup(opts.allowedHosts, opts.resolver ?? systemResolver), timeout: Math.min(opts.timeoutMs, 10_000) },
+      connect: {
+        lookup: guardedLookup(opts.allowedHosts, opts.resolver ?? systemResolver),
+        timeout: Math.min(opts.timeoutMs, 10_000),
+      },
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       connections: connections ?? null,
@@ -88,7 +98,10 @@ export class Outbound {
    */
   async post(rawUrl: string, headers: Record<string, string>, body: string, pool?: string): Promise<OutboundResult> {
     const started = performance.now();
-    const done = (r: Omit<OutboundResult, 'duration_ms'>): OutboundResult => ({ ...r, duration_ms: Math.round(performance.now() - started) });
+    const done = (r: Omit<OutboundResult, 'duration_ms'>): OutboundResult => ({
+      ...r,
+      duration_ms: Math.round(performance.now() - started),
+    });
     let url: URL;
     try {
       url = new URL(rawUrl);
@@ -97,7 +110,14 @@ export class Outbound {
     }
     const allowed = isAllowedHost(url, this.opts.allowedHosts);
     if (!allowed) {
-      if (url.protocol !== 'https:') return done({ status: null, headers: {}, body: '', error: 'refused: only https:// targets are allowed', blocked: true });
+      if (url.protocol !== 'https:')
+        return done({
+          status: null,
+          headers: {},
+          body: '',
+          error: 'refused: only https:// targets are allowed',
+          blocked: true,
+        });
       // Checked again at send time: a subscription stored before the port policy keeps its URL.
       const badPort = blockedPortReason(url);
       if (badPort) return done({ status: null, headers: {}, body: '', error: `refused: ${badPort}`, blocked: true });
@@ -108,7 +128,11 @@ export class Outbound {
     let named: NamedPool | undefined;
     if (pool !== undefined) {
       named = this.pools.get(pool);
-      if (!named) this.pools.set(pool, (named = { agent: this.newAgent(this.opts.connectionsPerPool), inFlight: 0, lastUsed: 0 }));
+      if (!named)
+        this.pools.set(
+          pool,
+          (named = { agent: this.newAgent(this.opts.connectionsPerPool), inFlight: 0, lastUsed: 0 }),
+        );
       named.inFlight++;
     }
     try {
@@ -132,13 +156,25 @@ export class Outbound {
         }
       }
       const outHeaders: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) outHeaders[k] = Array.isArray(v) ? v.join(', ') : String(v);
-      return done({ status: res.statusCode, headers: outHeaders, body: Buffer.concat(chunks).toString('utf8'), error: null, blocked: false });
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) outHeaders[k] = Array.isArray(v) ? v.join(', ') : String(v);
+      return done({
+        status: res.statusCode,
+        headers: outHeaders,
+        body: Buffer.concat(chunks).toString('utf8'),
+        error: null,
+        blocked: false,
+      });
     } catch (err) {
       const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
       const code = e.code ?? e.cause?.code;
       const blocked = code === 'EBLOCKED';
-      const message = e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? `timeout after ${this.opts.timeoutMs} ms` : blocked ? `refused: ${e.message}` : `${code ?? e.name}: ${e.message}`;
+      const message =
+        e.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+          ? `timeout after ${this.opts.timeoutMs} ms`
+          : blocked
+            ? `refused: ${e.message}`
+            : `${code ?? e.name}: ${e.message}`;
       return done({ status: null, headers: {}, body: '', error: message, blocked });
     } finally {
       if (named) {

@@ -20,7 +20,9 @@ function hmacKey(secret: string): KeyObject {
   let key = keys.get(secret);
   if (!key) {
     if (keys.size >= MAX_KEYS) keys.clear();
-    key = createSecretKey(Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'));
+    key = createSecretKey(
+      Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'),
+    );
     keys.set(secret, key);
   }
   return key;
@@ -34,7 +36,12 @@ export function signatureHeader(secrets: readonly string[], msgId: string, times
   return secrets.map((s) => signature(s, msgId, timestamp, body)).join(' ');
 }
 
-export function signedHeaders(secrets: readonly string[], msgId: string, body: string, now = Date.now()): Record<string, string> {
+export function signedHeaders(
+  secrets: readonly string[],
+  msgId: string,
+  body: string,
+  now = Date.now(),
+): Record<string, string> {
   const ts = Math.floor(now / 1000);
   return {
     'webhook-id': msgId,

@@ -57,7 +57,8 @@ export interface DeliveryWorker extends Background {
 /** Pushes of one lane rendered ahead of the one being sent. */
 const RENDER_AHEAD = 4;
 
-const laneKey = (d: ClaimedDelivery): string | undefined => (d.lane === null ? undefined : `${d.subscription_id}:${d.lane}`);
+const laneKey = (d: ClaimedDelivery): string | undefined =>
+  d.lane === null ? undefined : `${d.subscription_id}:${d.lane}`;
 
 interface Queued {
   d: ClaimedDelivery;
@@ -81,7 +82,11 @@ export async function startDeliveryWorker(ctx: WorkerDeps, opts: WorkerOptions =
   // Claim in batches: a claim for every finished request would double the statements per delivery.
   const minClaim = Math.max(1, Math.floor((concurrency + prefetch) / 8));
   // Connections per subscription, each its own pool; the claim bounds its requests in flight.
-  const outbound = new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs, resolver: opts.resolver });
+  const outbound = new Outbound({
+    allowedHosts: config.webhookAllowedHosts,
+    timeoutMs: config.webhookTimeoutMs,
+    resolver: opts.resolver,
+  });
   let running = true;
   const stats = { claims: 0, claimed: 0, completions: 0, recorded: 0, released: 0 };
   const queue: Queued[] = [];
@@ -120,7 +125,7 @@ export async function startDeliveryWorker(ctx: WorkerDeps, opts: WorkerOptions =
     // Recording is bounded too: outcomes waiting for the database hold memory, not slots.
     // A push-mirror lane's run waits in the queue in id order and goes one at a time: the next
     // starts when the one before it has its answer (claims.ts).
-    for (let i = 0; i < queue.length && inFlight < concurrency && recording.size < 2 * concurrency; ) {
+    for (let i = 0; i < queue.length && inFlight < concurrency && recording.size < 2 * concurrency;) {
       const q = queue[i]!;
       const key = laneKey(q.d);
       if (Date.now() - q.claimedAt > maxQueueWaitMs) stale.push(...queue.splice(i, 1));

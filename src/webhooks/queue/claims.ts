@@ -49,7 +49,14 @@ export const LANE_RUN = 32;
  * of deliveries_pair_open, whatever the statistics say (an anti-join planned on stale statistics
  * scanned every open delivery of the subscription per candidate).
  */
-export async function claimDue(db: Queryable, limit: number, perSubscription: number, leaseMs: number, onlyId?: number, laneRun = LANE_RUN): Promise<ClaimedDelivery[]> {
+export async function claimDue(
+  db: Queryable,
+  limit: number,
+  perSubscription: number,
+  leaseMs: number,
+  onlyId?: number,
+  laneRun = LANE_RUN,
+): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
     `WITH subs AS MATERIALIZED (
        -- room: the cap counts what can be on the wire at once; a lane's run sends one at a time

@@ -30,7 +30,10 @@ interface SubRow {
 }
 
 /** Subjects filter: a case-insensitive match against the bill's raw subject names or its topic slugs. */
-export function matchesFilters(sub: Pick<SubRow, 'filter_states' | 'filter_subjects'>, c: Pick<DispatchChange, 'state' | 'subjects' | 'topics'>): boolean {
+export function matchesFilters(
+  sub: Pick<SubRow, 'filter_states' | 'filter_subjects'>,
+  c: Pick<DispatchChange, 'state' | 'subjects' | 'topics'>,
+): boolean {
   if (sub.filter_states.length > 0 && !sub.filter_states.includes(c.state)) return false;
   if (sub.filter_subjects.length > 0) {
     const have = new Set([...c.subjects, ...c.topics]);
@@ -47,8 +50,13 @@ function deliveriesFor(sub: SubRow, c: DispatchChange, ctx: DispatchContext): Ne
   return requireKind(sub.kind).dispatch(sub.id, c, events, ctx);
 }
 
-async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ processed: number; created: number; more: boolean }> {
-  const { rows: st } = await client.query<{ last_seq: number }>('SELECT last_seq FROM dispatcher_state WHERE id = 1 FOR UPDATE');
+async function dispatchBatch(
+  client: PoolClient,
+  baseUrl: string,
+): Promise<{ processed: number; created: number; more: boolean }> {
+  const { rows: st } = await client.query<{ last_seq: number }>(
+    'SELECT last_seq FROM dispatcher_state WHERE id = 1 FOR UPDATE',
+  );
   const last = st[0]?.last_seq ?? 0;
   const { rows: changes } = await client.query<DispatchChange>(
     `SELECT ${EVENT_COLUMNS}, b.status_id, b.status_date::text AS status_date,
@@ -72,7 +80,9 @@ async function dispatchBatch(client: PoolClient, baseUrl: string): Promise<{ pro
   }
   // the workers' notification is sent by this statement and delivered when the cursor commits
   const created = (await enqueueDeliveries(client, rows)).length;
-  await client.query('UPDATE dispatcher_state SET last_seq = $1, updated_at = now() WHERE id = 1', [changes[taken - 1].seq]);
+  await client.query('UPDATE dispatcher_state SET last_seq = $1, updated_at = now() WHERE id = 1', [
+    changes[taken - 1].seq,
+  ]);
   return { processed: taken, created, more: taken < changes.length || changes.length === BATCH };
 }
 
@@ -108,10 +118,13 @@ export async function startDispatcher(ctx: DispatcherDeps, opts: DispatcherOptio
   const pollMs = opts.pollMs ?? 2000;
   const failures = retryLog(log, 'dispatcher catch-up failed; will retry');
   // One catch-up at a time, and one more if anything arrived meanwhile.
-  const catchUps = new Coalescer(async () => {
-    await catchUp(db, config.publicBaseUrl);
-    failures.ok();
-  }, (err) => failures.failed(err));
+  const catchUps = new Coalescer(
+    async () => {
+      await catchUp(db, config.publicBaseUrl);
+      failures.ok();
+    },
+    (err) => failures.failed(err),
+  );
   const run = () => catchUps.wake();
   await run();
   // Live bus events only wake the catch-up; an event missed while disconnected is read by cursor.

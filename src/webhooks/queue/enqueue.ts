@@ -36,7 +36,11 @@ export interface EnqueueOptions {
  * Inserts deliveries, skipping any (subscription, change, event type) already queued, and wakes
  * the workers when at least one row was new. Returns the new rows' ids.
  */
-export async function enqueueDeliveries(db: Queryable, rows: NewDelivery[], opts: EnqueueOptions = {}): Promise<{ id: number; public_id: string }[]> {
+export async function enqueueDeliveries(
+  db: Queryable,
+  rows: NewDelivery[],
+  opts: EnqueueOptions = {},
+): Promise<{ id: number; public_id: string }[]> {
   if (rows.length === 0) return [];
   const { rows: created } = await db.query<{ id: number; public_id: string; notified: number }>(
     `WITH ins AS (

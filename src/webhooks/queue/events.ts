@@ -28,13 +28,17 @@ export interface WebhookPayload {
 /** The delivery body. `id` is stable per (change, event) so receivers can dedupe on it too. */
 export function buildPayload(
   type: string,
-  change: Pick<ChangeEvent, 'change_id' | 'changed_at' | 'reason' | 'reason_id' | 'old_status' | 'new_status' | 'detail'>,
+  change: Pick<
+    ChangeEvent,
+    'change_id' | 'changed_at' | 'reason' | 'reason_id' | 'old_status' | 'new_status' | 'detail'
+  >,
   bill: BillSnapshot,
   baseUrl: string,
 ): WebhookPayload {
   const detail = change.detail ?? {};
   const extra: Record<string, unknown> = {};
-  for (const k of ['text_id', 'roll_call_id', 'amendment_id'] as const) if (detail[k] !== undefined) extra[k] = detail[k];
+  for (const k of ['text_id', 'roll_call_id', 'amendment_id'] as const)
+    if (detail[k] !== undefined) extra[k] = detail[k];
   return {
     type,
     id: `evt_${change.change_id}_${type}`,
@@ -42,7 +46,13 @@ export function buildPayload(
     occurred_at: change.changed_at,
     data: {
       bill: { ...bill, url: `${baseUrl}/v1/bills/${bill.bill_id}` },
-      change: { reason: change.reason, reason_id: change.reason_id, old_status_id: change.old_status, new_status_id: change.new_status, ...extra },
+      change: {
+        reason: change.reason,
+        reason_id: change.reason_id,
+        old_status_id: change.old_status,
+        new_status_id: change.new_status,
+        ...extra,
+      },
     },
   };
 }

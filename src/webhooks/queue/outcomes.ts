@@ -43,9 +43,18 @@ export interface Completion {
  * (fenced: a claim that expired and was re-claimed by another worker does not overwrite it) and
  * the subscriptions that this batch disabled.
  */
-export async function completeAttempts(db: Queryable, items: Completion[]): Promise<{ fenced: Set<number>; disabled: Disabled[] }> {
+export async function completeAttempts(
+  db: Queryable,
+  items: Completion[],
+): Promise<{ fenced: Set<number>; disabled: Disabled[] }> {
   const col = <T>(f: (c: Completion) => T) => items.map(f);
-  const { rows } = await db.query<{ id: number; disabled_sub: number | null; public_id: string | null; reason: string | null; failing_since: Date | null }>(
+  const { rows } = await db.query<{
+    id: number;
+    disabled_sub: number | null;
+    public_id: string | null;
+    reason: string | null;
+    failing_since: Date | null;
+  }>(
     `WITH input AS (
        SELECT * FROM unnest($1::bigint[], $2::int[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::text[], $10::text[], $11::bigint[], $12::boolean[])
          AS t(id, attempt, status, next_at, code, error, started, dur, excerpt, deactivate, sub_id, is_test)
@@ -94,18 +103,35 @@ export async function completeAttempts(db: Queryable, items: Completion[]): Prom
      UNION ALL
      SELECT NULL, id, public_id, off, failing_since FROM sub WHERE off IS NOT NULL AND was_active`,
     [
-      col((c) => c.d.id), col((c) => c.d.attempts), col((c) => c.o.status), col((c) => c.o.nextAttemptAt), col((c) => c.o.statusCode), col((c) => c.o.error),
-      col((c) => c.o.startedAt), col((c) => c.o.durationMs), col((c) => c.o.responseExcerpt.slice(0, 1024)), col((c) => c.o.deactivate ?? null), col((c) => c.d.subscription_id),
-      col((c) => c.d.is_test ?? false), DISABLE_AFTER_FAILING_MS,
+      col((c) => c.d.id),
+      col((c) => c.d.attempts),
+      col((c) => c.o.status),
+      col((c) => c.o.nextAttemptAt),
+      col((c) => c.o.statusCode),
+      col((c) => c.o.error),
+      col((c) => c.o.startedAt),
+      col((c) => c.o.durationMs),
+      col((c) => c.o.responseExcerpt.slice(0, 1024)),
+      col((c) => c.o.deactivate ?? null),
+      col((c) => c.d.subscription_id),
+      col((c) => c.d.is_test ?? false),
+      DISABLE_AFTER_FAILING_MS,
     ],
   );
   return {
     fenced: new Set(rows.filter((r) => r.id !== null).map((r) => Number(r.id))),
-    disabled: rows.filter((r) => r.disabled_sub !== null).map((r) => ({ subscription_id: Number(r.disabled_sub), reason: r.reason!, failing_since: r.failing_since })),
+    disabled: rows
+      .filter((r) => r.disabled_sub !== null)
+      .map((r) => ({ subscription_id: Number(r.disabled_sub), reason: r.reason!, failing_since: r.failing_since })),
   };
 }
 
-export async function completeAttempt(db: Queryable, d: Completion['d'], o: AttemptOutcome, onDisabled?: OnDisabled): Promise<boolean> {
+export async function completeAttempt(
+  db: Queryable,
+  d: Completion['d'],
+  o: AttemptOutcome,
+  onDisabled?: OnDisabled,
+): Promise<boolean> {
   const r = await completeAttempts(db, [{ d, o }]);
   if (r.disabled.length > 0) onDisabled?.(r.disabled);
   return r.fenced.has(Number(d.id));
@@ -169,7 +195,10 @@ export class CompletionBatcher {
       for (let i = 0; !fenced; i++) {
         try {
           this.stats.statements++;
-          const r = await completeAttempts(this.db, batch.map((b) => b.c));
+          const r = await completeAttempts(
+            this.db,
+            batch.map((b) => b.c),
+          );
           fenced = r.fenced;
           if (r.disabled.length > 0) this.onDisabled?.(r.disabled);
         } catch (err) {
@@ -192,7 +221,11 @@ export class CompletionBatcher {
 }
 
 /** Seconds before attempt n+1 (n = attempts made so far), with ±10% jitter; undefined when exhausted. */
-export function nextDelaySeconds(schedule: readonly number[], attemptsMade: number, random = Math.random): number | undefined {
+export function nextDelaySeconds(
+  schedule: readonly number[],
+  attemptsMade: number,
+  random = Math.random,
+): number | undefined {
   if (attemptsMade >= schedule.length) return undefined;
   const base = schedule[attemptsMade];
   return base * (0.9 + 0.2 * random());

@@ -19,7 +19,14 @@ interface Row {
   last_error: string | null;
   created_at: Date;
   delivered_at: Date | null;
-  attempt_log: { attempt: number; started_at: string; duration_ms: number; status_code: number | null; error: string | null; next_attempt_at: string | null }[];
+  attempt_log: {
+    attempt: number;
+    started_at: string;
+    duration_ms: number;
+    status_code: number | null;
+    error: string | null;
+    next_attempt_at: string | null;
+  }[];
 }
 
 const SELECT = `SELECT d.id, d.public_id, d.event_type, d.payload, d.bill_id, d.status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
@@ -48,7 +55,13 @@ function shape(r: Row) {
   };
 }
 
-export async function listDeliveries(db: Queryable, subscriptionId: number, status: string | undefined, limit: number, offset: number) {
+export async function listDeliveries(
+  db: Queryable,
+  subscriptionId: number,
+  status: string | undefined,
+  limit: number,
+  offset: number,
+) {
   const { rows } = await db.query<Row>(
     `${SELECT} WHERE d.subscription_id = $1 AND ($2::text IS NULL OR d.status = $2) ORDER BY d.created_at DESC, d.id DESC LIMIT $3 OFFSET $4`,
     [subscriptionId, status ?? null, limit, offset],
@@ -71,7 +84,12 @@ export async function replayDelivery(db: Queryable, subscriptionId: number, publ
   return shape(out[0]);
 }
 
-export async function recoverFailed(db: Queryable, subscriptionId: number, since: string, until: string | undefined): Promise<number> {
+export async function recoverFailed(
+  db: Queryable,
+  subscriptionId: number,
+  since: string,
+  until: string | undefined,
+): Promise<number> {
   const { rowCount } = await db.query(
     `UPDATE deliveries SET status = 'pending', attempt_base = attempts, next_attempt_at = now()
      WHERE subscription_id = $1 AND status = 'failed' AND created_at >= $2::timestamptz AND ($3::timestamptz IS NULL OR created_at < $3::timestamptz)`,

@@ -16,7 +16,11 @@ export function callerKey(req: FastifyRequest): KeyLookup {
  * The caller's subscription `id`: 404 when it is unknown or another organisation's; with
  * `active`, 409 subscription_inactive unless it is active (routes that would send or queue).
  */
-export async function callerSubscription(req: FastifyRequest, id: string, opts: { active?: boolean } = {}): Promise<SubscriptionRow> {
+export async function callerSubscription(
+  req: FastifyRequest,
+  id: string,
+  opts: { active?: boolean } = {},
+): Promise<SubscriptionRow> {
   const key = callerKey(req);
   const sub = await getSubscription(req.server.db, key.org_name, id);
   if (opts.active) requireActive(sub);

@@ -5,13 +5,21 @@ import { PAYLOAD_VERSION } from '../queue/events.js';
 
 export const SubscriptionBody = Type.Object(
   {
-    webhook_url: Type.String({ description: 'https:// URL of your receiver; no credentials; must not be an internal or private host' }),
+    webhook_url: Type.String({
+      description: 'https:// URL of your receiver; no credentials; must not be an internal or private host',
+    }),
     events: Type.Array(Type.String(), { description: `event names: ${EVENT_NAMES.join(', ')}. ${EVENT_TABLE_DOC}` }),
     filters: Type.Optional(
       Type.Object(
         {
-          states: Type.Optional(Type.Array(Type.String(), { description: 'state codes (two letters, DC, US); empty = all' })),
-          subjects: Type.Optional(Type.Array(Type.String(), { description: "case-insensitive match against a bill's raw subject names or its topic slugs; empty = all" })),
+          states: Type.Optional(
+            Type.Array(Type.String(), { description: 'state codes (two letters, DC, US); empty = all' }),
+          ),
+          subjects: Type.Optional(
+            Type.Array(Type.String(), {
+              description: "case-insensitive match against a bill's raw subject names or its topic slugs; empty = all",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -23,18 +31,29 @@ export const SubscriptionBody = Type.Object(
 export const SubscriptionSchema = Type.Object(
   {
     id: Type.Integer({ description: 'subscription id (an integer, as every id in a path)' }),
-    kind: Type.Union([Type.Literal('webhook'), Type.Literal('push_mirror')], { description: 'webhook (signed JSON events) or push_mirror (LegiScan Push wire format)' }),
+    kind: Type.Union([Type.Literal('webhook'), Type.Literal('push_mirror')], {
+      description: 'webhook (signed JSON events) or push_mirror (LegiScan Push wire format)',
+    }),
     webhook_url: Type.String(),
     events: Type.Array(Type.String()),
     filters: Type.Object({ states: Type.Array(Type.String()), subjects: Type.Array(Type.String()) }),
     active: Type.Boolean(),
-    deactivated_reason: Type.Union([Type.String(), Type.Null()], { description: 'gone (receiver answered 410), endpoint_failing (every attempt failed for 5 days), address_blocked, deleted; retries_exhausted on subscriptions disabled before that rule' }),
+    deactivated_reason: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'gone (receiver answered 410), endpoint_failing (every attempt failed for 5 days), address_blocked, deleted; retries_exhausted on subscriptions disabled before that rule',
+    }),
     deactivated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
-    previous_secret_expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'while set, deliveries carry a signature with the previous secret too' }),
+    previous_secret_expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'while set, deliveries carry a signature with the previous secret too',
+    }),
     last_delivery: Type.Union([
-      Type.Object({ at: Type.String({ format: 'date-time' }), status: Type.String({ description: 'delivered, pending (will retry) or failed' }), status_code: Type.Union([Type.Integer(), Type.Null()]) }),
+      Type.Object({
+        at: Type.String({ format: 'date-time' }),
+        status: Type.String({ description: 'delivered, pending (will retry) or failed' }),
+        status_code: Type.Union([Type.Integer(), Type.Null()]),
+      }),
       Type.Null(),
     ]),
   },
@@ -52,7 +71,10 @@ const SubscriptionId = Type.String({ pattern: '^[0-9]+$', description: 'subscrip
 export const IdParams = Type.Object({ id: SubscriptionId });
 export const DeliveryParams = Type.Object({
   id: SubscriptionId,
-  delivery_id: Type.String({ pattern: '^msg_[A-Za-z0-9_-]{1,64}$', description: 'delivery id (msg_...), the webhook-id header' }),
+  delivery_id: Type.String({
+    pattern: '^msg_[A-Za-z0-9_-]{1,64}$',
+    description: 'delivery id (msg_...), the webhook-id header',
+  }),
 });
 
 export const AttemptSchema = Type.Object({
