@@ -13,32 +13,13 @@ import { createLogger } from '../../src/logger.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testConfig } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
+import { lockTable, SEARCH_SQL, waitingOnLock } from '../helpers/locks.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
   db = await freshDatabase();
 });
 afterAll(async () => db?.drop());
-
-async function lockBills(): Promise<() => Promise<void>> {
-  const client: pg.PoolClient = await db.pool.connect();
-  await client.query('BEGIN');
-  await client.query('LOCK TABLE bills IN ACCESS EXCLUSIVE MODE');
-  return async () => {
-    await client.query('ROLLBACK');
-    client.release();
-  };
-}
-
-/** Searches of the app waiting for the lock on bills, by application_name (the pool they run on). */
-async function waitingSearches(): Promise<Record<string, number>> {
-  const { rows } = await db.pool.query<{ app: string; n: number }>(
-    `SELECT application_name AS app, count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock' AND query LIKE '%ORDER BY b.updated DESC%'
-      GROUP BY 1`,
-  );
-  return Object.fromEntries(rows.map((r) => [r.app, r.n]));
-}
 
 describe('expensive reads on their own pool', () => {
   it('with the expensive pool busy, the other searches wait their turn and cheap reads of every key still answer', async () => {
@@ -65,7 +46,7 @@ describe('expensive reads on their own pool', () => {
     );
     const get = (url: string, key: string) => app.inject({ url, headers: { 'x-api-key': key } });
     expect(opened.expensivePool).not.toBe(opened.readPool);
-    const release = await lockBills();
+    const release = await lockTable(db.pool, 'bills');
     let searches: Promise<{ statusCode: number }>[] = [];
     try {
       searches = [
@@ -75,13 +56,13 @@ describe('expensive reads on their own pool', () => {
       ];
       await waitFor(
         'one search running on the expensive pool',
-        async () => (await waitingSearches())['lds-read-expensive'] === 1,
+        async () => (await waitingOnLock(db.pool, SEARCH_SQL))['lds-read-expensive'] === 1,
       );
       // A fourth tenant's cheap read (of a table not locked): the read pool is free (before, the
       // searches held both of its connections and it waited behind them).
       expect((await get('/v1/states', keys[3])).statusCode).toBe(200);
       // still one: the others queue for the expensive pool, not in PostgreSQL
-      expect(await waitingSearches()).toEqual({ 'lds-read-expensive': 1 });
+      expect(await waitingOnLock(db.pool, SEARCH_SQL)).toEqual({ 'lds-read-expensive': 1 });
     } finally {
       await release();
     }

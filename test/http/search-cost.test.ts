@@ -3,39 +3,19 @@
 // at once (in-process, and across replicas through Redis). A search is made slow on purpose by
 // holding a lock on bills from another connection: it then waits in PostgreSQL as long as we like.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/open.js';
 import { createLogger } from '../../src/logger.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testApp, testConfig, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
+import { countWaiting, lockTable, SEARCH_SQL } from '../helpers/locks.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
   db = await freshDatabase();
 });
 afterAll(async () => db?.drop());
-
-/** Holds an ACCESS EXCLUSIVE lock on bills until released: every search waits in PostgreSQL meanwhile. */
-async function lockBills(): Promise<() => Promise<void>> {
-  const client: pg.PoolClient = await db.pool.connect();
-  await client.query('BEGIN');
-  await client.query('LOCK TABLE bills IN ACCESS EXCLUSIVE MODE');
-  return async () => {
-    await client.query('ROLLBACK');
-    client.release();
-  };
-}
-
-/** Statements of the app waiting for the lock on bills (searches stuck behind lockBills). */
-async function waitingSearches(): Promise<number> {
-  const { rows } = await db.pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock' AND query LIKE '%ORDER BY b.updated DESC%'`,
-  );
-  return rows[0].n;
-}
 
 describe('search input', () => {
   let t: TestApp;
@@ -91,7 +71,7 @@ describe('statement timeout of the read pool', () => {
       databaseUrl: db.url,
     });
     const t = await testApp({ db });
-    const release = await lockBills();
+    const release = await lockTable(db.pool, 'bills');
     try {
       expect(opened.readPool).not.toBe(opened.pool);
       expect((await opened.pool.query('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
@@ -111,16 +91,16 @@ describe('a client that hangs up', () => {
   it('has its search cancelled in PostgreSQL', async () => {
     const t = await testApp({ db });
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const release = await lockBills();
+    const release = await lockTable(db.pool, 'bills');
     try {
       const ctl = new AbortController();
       const pending = fetch(`${base}/v1/bills?q=school`, { headers: { 'x-api-key': t.key }, signal: ctl.signal }).catch(
         () => undefined,
       );
-      await waitFor('the search waiting in PostgreSQL', async () => (await waitingSearches()) === 1);
+      await waitFor('the search waiting in PostgreSQL', async () => (await countWaiting(db.pool, SEARCH_SQL)) === 1);
       ctl.abort();
       await pending;
-      await waitFor('the search cancelled in PostgreSQL', async () => (await waitingSearches()) === 0);
+      await waitFor('the search cancelled in PostgreSQL', async () => (await countWaiting(db.pool, SEARCH_SQL)) === 0);
     } finally {
       await release();
       await t.close();
@@ -145,11 +125,14 @@ for (const mode of ['in-process', 'redis'] as const) {
       const other = (await a.newKey({ org: `other-${mode}` })).api_key;
       const search = (t: TestApp, key: string, q = 'school') =>
         t.app.inject({ url: `/v1/bills?q=${q}`, headers: { 'x-api-key': key } });
-      const release = await lockBills();
+      const release = await lockTable(db.pool, 'bills');
       let held: Promise<unknown>[] = [];
       try {
         held = [search(a, noisy), search(a, noisy)];
-        await waitFor('two searches of the key waiting in PostgreSQL', async () => (await waitingSearches()) === 2);
+        await waitFor(
+          'two searches of the key waiting in PostgreSQL',
+          async () => (await countWaiting(db.pool, SEARCH_SQL)) === 2,
+        );
         const third = await search(b, noisy, 'tax');
         expect(third.statusCode).toBe(429);
         expect(third.headers['retry-after']).toBe('1');
@@ -161,7 +144,7 @@ for (const mode of ['in-process', 'redis'] as const) {
         expect((await b.app.inject({ url: '/v1/states', headers: { 'x-api-key': noisy } })).statusCode).toBe(200);
         // Another key still gets its search through (it waits on the same lock, like the others).
         held.push(search(b, other));
-        await waitFor("the other key's search running", async () => (await waitingSearches()) === 3);
+        await waitFor("the other key's search running", async () => (await countWaiting(db.pool, SEARCH_SQL)) === 3);
       } finally {
         await release();
       }

@@ -10,6 +10,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testApp, testConfig, type TestApp } from '../helpers/app.js';
 import { change, newBus, seedBills, silent, destroyBus, until } from './env.js';
 import { openStream, type RawStream } from './sse-client.js';
+import { waitingOnLock } from '../helpers/locks.js';
 import type { ChangeBus } from '../../src/changes/events.js';
 
 let db: TestDatabase;
@@ -39,16 +40,6 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** Statements waiting for the lock on changes, by application_name (the pool they run on). */
-async function waiting(): Promise<Record<string, number>> {
-  const { rows } = await db.pool.query<{ app: string; n: number }>(
-    `SELECT application_name AS app, count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND state = 'active' AND wait_event_type = 'Lock' AND query LIKE '%changes%'
-      GROUP BY 1`,
-  );
-  return Object.fromEntries(rows.map((r) => [r.app, r.n]));
-}
-
 describe('stream catch-up pool', () => {
   it('streams replaying the change log wait on their own pool; the read endpoints keep answering', async () => {
     for (const s of ['CA', 'NY', 'TX']) await change(db, s);
@@ -65,11 +56,11 @@ describe('stream catch-up pool', () => {
       for (let i = 0; i < 3; i++)
         streams.push(await openStream(`${url}/v1/stream?since=2000-01-01T00:00:00Z`, { 'x-api-key': t.key }));
       expect(streams.map((s) => s.status)).toEqual([200, 200, 200]);
-      await until(async () => (await waiting())['test-stream-replay'] === 1);
+      await until(async () => (await waitingOnLock(db.pool, 'changes'))['test-stream-replay'] === 1);
       // the read pool's one connection is free: a read endpoint answers while the replays wait
       const res = await t.app.inject({ url: '/v1/states', headers: { 'x-api-key': t.key } });
       expect(res.statusCode).toBe(200);
-      expect(await waiting()).toEqual({ 'test-stream-replay': 1 });
+      expect(await waitingOnLock(db.pool, 'changes')).toEqual({ 'test-stream-replay': 1 });
     } finally {
       await lock.query('ROLLBACK');
       lock.release();
