@@ -78,6 +78,18 @@ export class DatabaseStatus extends EventEmitter {
     this.schedule();
   }
 
+  /**
+   * A new connection to the database succeeded: it is reachable again, whether or not the probe
+   * has run yet. Without this, a database that restarted and went away again before the next
+   * probe (a few hundred ms; longer on a loaded machine, where the probe also queues for a client)
+   * looked like one long outage, and open streams were never told of the second one.
+   */
+  reachable(): void {
+    if (!this.down || this.closed) return;
+    clearTimeout(this.probe);
+    this.markUp();
+  }
+
   /** Stops probing (the pool is closing). */
   close(): void {
     this.closed = true;
@@ -111,6 +123,10 @@ export class DatabaseStatus extends EventEmitter {
     } finally {
       clearTimeout(timer);
     }
+    if (this.down) this.markUp();
+  }
+
+  private markUp(): void {
     this.down = false;
     this.log?.info({ down_ms: Date.now() - this.since }, 'database available again');
     this.emit('up');

@@ -46,7 +46,11 @@ export function createPool(url: string, max = 10, name = 'lds', opts: PoolOption
   // process) if the server went away mid-use. Every client gets its own listener for its whole
   // life; the query it was running fails with the same error and its holder handles that.
   pool.on('error', lost);
-  pool.on('connect', (client) => client.on('error', lost));
+  pool.on('connect', (client) => {
+    client.on('error', lost);
+    // a connection just succeeded: the database is back, so the next failure is a new outage
+    status.reachable();
+  });
   return pool;
 }
 
