@@ -14,10 +14,13 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => env?.close());
 
+// this database's builders only: advisory locks are per database, and other test files' builders
+// hold the same key in theirs on a shared server
 const holders = async () =>
   (
     await env.db.pool.query<{ pid: number }>(
-      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted`,
+      `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = $1 AND granted
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       [BULK_LOCK_KEY],
     )
   ).rows.map((r) => r.pid);
