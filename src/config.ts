@@ -257,6 +257,12 @@ export const SETTINGS = {
     2,
     "Streams of one key that catch up (replay) at once in a process; its other streams stay open and wait their turn, so one key's replays cannot fill the event loop and the read pools (0 = no limit)",
   ),
+  streamReplayEventsPerSec: setting(
+    'STREAM_REPLAY_EVENTS_PER_SEC',
+    int(0, 10_000_000),
+    1000,
+    "Events a second that one key's streams together may replay (catch up) in a process; a stream over it waits and resumes, losing nothing; live events are not counted (0 = no limit)",
+  ),
   streamBufferBytes: setting(
     'STREAM_BUFFER_BYTES',
     int(1024, 64 * 1024 * 1024),

@@ -9,6 +9,7 @@ import { canonicalCursor, eventsAfter, isoUs, type EventFilter } from '../change
 import { Frames, Ping, type ErrorData, type ResetData, type RevokedData, type RotateData } from './frames.js';
 import type { RecentEvents } from './recent.js';
 import { DeadlineWheel, Heartbeat } from './schedule.js';
+import { ReplayPace } from './pace.js';
 import { ReplayTurns } from './turns.js';
 
 /** A transport (SSE or WebSocket) as the hub sees it. */
@@ -40,6 +41,8 @@ export interface FanoutOptions {
   replayMaxEvents: number;
   /** catch-ups one key runs at once in this process (0 = no limit); see turns.ts */
   replaysPerKey: number;
+  /** events a second one key's catch-ups send together in this process (0 or unset = no limit); see pace.ts */
+  replayEventsPerSec?: number;
 }
 
 const PAGE = 500;
@@ -76,6 +79,8 @@ export class Conn {
   closed = false;
   pending: Frames[] = [];
   overflow = false;
+  /** catch-up events the key's replay budget granted this connection and it has not sent yet */
+  allowance = 0;
   constructor(
     readonly sink: Sink,
     readonly filter: EventFilter,
@@ -94,6 +99,7 @@ export class Fanout {
   private readonly deferred = new Set<Conn>();
   private holding = false;
   private readonly turns: ReplayTurns;
+  private readonly pace: ReplayPace;
   count = 0;
 
   /** sweep: called on the first heartbeat slice of each round while connections are open */
@@ -103,6 +109,7 @@ export class Fanout {
     private readonly sweep: () => void,
   ) {
     this.turns = new ReplayTurns(o.replaysPerKey);
+    this.pace = new ReplayPace(o.replayEventsPerSec ?? 0);
     this.heartbeat = new Heartbeat(o.heartbeatMs, (conns, first) => this.tick(conns, first));
     this.rotations = new DeadlineWheel(o.rotateMs, (c) => {
       if (this.holding) this.deferred.add(c);
@@ -211,7 +218,8 @@ export class Fanout {
    * change log page by page, then from the live events buffered meanwhile. Frames go out in pieces:
    * when the client's buffer passes half of STREAM_BUFFER_BYTES the catch-up waits for it to read
    * (drain), so a fast reader far behind resumes in one connection, and only a client that stops
-   * reading is rotated as slow_consumer.
+   * reading is rotated as slow_consumer. Every frame of a catch-up is also paid for from the key's
+   * replay budget (pace.ts): over budget, the catch-up waits and resumes where it stopped.
    */
   private async catchUp(c: Conn, cursor: string): Promise<void> {
     let release: (() => void) | undefined;
@@ -220,6 +228,7 @@ export class Fanout {
         release ??= await this.turns.take(c.key);
       });
     } finally {
+      this.giveBack(c);
       release?.();
     }
   }
@@ -286,7 +295,10 @@ export class Fanout {
       let i = lo;
       for (; i < ring.length && !c.closed && !this.full(c); i++) {
         const f = ring[i];
-        if (this.matches(c, f.event)) this.write(c, f);
+        if (!this.matches(c, f.event)) continue;
+        if (c.allowance <= 0) break;
+        this.write(c, f);
+        c.allowance--;
       }
       if (c.closed) return true;
       if (i >= ring.length) {
@@ -294,7 +306,7 @@ export class Fanout {
         this.goLive(c);
         return true;
       }
-      if (!(await this.drain(c))) return true;
+      if (c.allowance <= 0 ? !(await this.budget(c)) : !(await this.drain(c))) return true;
     }
   }
 
@@ -319,6 +331,7 @@ export class Fanout {
   }
 
   private goLive(c: Conn): void {
+    this.giveBack(c);
     c.pending = [];
     c.overflow = false;
     c.live = true;
@@ -327,8 +340,23 @@ export class Fanout {
   /** A catch-up frame: written, then a wait when the client's buffer is full; false once the connection ended. */
   private async put(c: Conn, f: Frames): Promise<boolean> {
     if (c.closed) return false;
+    if (f.event.changed_at <= c.lastSent) return true;
+    if (c.allowance <= 0 && !(await this.budget(c))) return false;
     this.write(c, f);
+    c.allowance--;
     return !this.full(c) || this.drain(c);
+  }
+
+  /** Waits for the next piece of the key's replay budget; false once the connection ended. */
+  private async budget(c: Conn): Promise<boolean> {
+    c.allowance = await this.pace.take(c.key);
+    return !c.closed;
+  }
+
+  /** Returns the budget the connection was granted and did not use (its catch-up is over). */
+  private giveBack(c: Conn): void {
+    this.pace.give(c.key, c.allowance);
+    c.allowance = 0;
   }
 
   private write(c: Conn, f: Frames): void {

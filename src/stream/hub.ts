@@ -25,6 +25,8 @@ export interface HubOptions {
   bufferBytes: number;
   replayMaxEvents: number;
   replaysPerKey: number;
+  /** STREAM_REPLAY_EVENTS_PER_SEC (unset = no pacing) */
+  replayEventsPerSec?: number;
 }
 
 export class Hub {

@@ -36,6 +36,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
     bufferBytes: c.streamBufferBytes,
     replayMaxEvents: c.streamReplayMaxEvents,
     replaysPerKey: c.streamReplaysPerKey,
+    replayEventsPerSec: c.streamReplayEventsPerSec,
   });
   await hub.init();
   app.decorate('streamHub', hub);
