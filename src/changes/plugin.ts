@@ -10,10 +10,9 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { clampLimit, LimitParam } from '../http/paging.js';
 import { parseState, parseStates, parseTimestamp } from '../http/params.js';
-import { parseReason } from './params.js';
+import { parseReason, REASON_PARAM_DOC } from './params.js';
 import { errorResponses } from '../http/schemas.js';
 import { changesPage } from './repository.js';
-import { REASONS } from './record.js';
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 1000;
@@ -23,7 +22,7 @@ export const ChangeRowSchema = Type.Object({
   bill_number: Type.String(),
   state_abbr: Type.String(),
   title: Type.String(),
-  reason_id: Type.Integer(),
+  reason_id: Type.Integer({ description: 'id of reason_name (see the reason parameter)' }),
   reason_name: Type.String(),
   changed_at: Type.String({
     description: 'ISO 8601 UTC timestamp with microseconds; unique and strictly increasing across all changes',
@@ -49,7 +48,7 @@ const ChangesQuery = Type.Object({
         'comma-separated state codes, as on /v1/stream (an extension of the spec; combined with state, a change matches either)',
     }),
   ),
-  reason: Type.Optional(Type.String({ description: `exact reason name: ${Object.keys(REASONS).join(', ')}` })),
+  reason: Type.Optional(Type.String({ description: REASON_PARAM_DOC })),
   limit: LimitParam(DEFAULT_LIMIT, MAX_LIMIT),
 });
 

@@ -3,13 +3,20 @@
 // payload to trust, and a lost notification loses nothing (the relay reads rows by cursor).
 import type { Queryable } from '../db/pool.js';
 
-/** Change reasons and their ids (LegiScan's ls_reason ids, so mirror receivers see familiar codes). */
+/**
+ * Change reasons and their ids: LegiScan's ls_reason ids, so mirror receivers see familiar codes,
+ * and TextDiff, ours alone (a bill's text change computed by the diff worker after the text
+ * arrived), at 100, far from LegiScan's range so no receiver mistakes it for one of theirs; it is
+ * never pushed to a mirror nor sent to webhooks (src/domain/events.ts), only listed in the feed and
+ * the stream, so a copy re-fetches the bill.
+ */
 export const REASONS = {
   NewBill: 1,
   StatusChange: 2,
   Text: 20,
   Amendment: 21,
   Vote: 23,
+  TextDiff: 100,
 } as const;
 
 export type ReasonName = keyof typeof REASONS;
@@ -26,7 +33,7 @@ export interface ChangeInput {
   reason: ReasonName;
   old_status?: number | null;
   new_status?: number | null;
-  /** what changed, e.g. { text_id }, { roll_call_id }, { amendment_id } */
+  /** what changed, e.g. { text_id }, { roll_call_id }, { amendment_id }, { from_text_id, to_text_id } */
   detail?: Record<string, unknown>;
 }
 

@@ -16,7 +16,7 @@ export interface ChangeEvent {
   state: string;
   title: string;
   reason_id: number;
-  /** reason name: NewBill, StatusChange, Text, Vote, Amendment */
+  /** reason name: NewBill, StatusChange, Text, Vote, Amendment, TextDiff */
   reason: string;
   old_status: number | null;
   new_status: number | null;

@@ -15,13 +15,19 @@ export const EVENT_NAMES = [
 export type EventName = (typeof EVENT_NAMES)[number];
 export const EVENT_SET = new Set<string>(EVENT_NAMES);
 
-/** change reason → events; StatusChange adds the ladder events below. */
+/**
+ * change reason → events; StatusChange adds the ladder events below. TextDiff (the diff worker
+ * computed a text change some time after the text arrived, whose Text change already sent
+ * text_updated) emits none, so neither webhooks nor push mirrors deliver anything for it; a reason
+ * missing here emits none either.
+ */
 export const REASON_EVENTS: Record<string, EventName[]> = {
   NewBill: ['bill_introduced'],
   StatusChange: ['status_change'],
   Text: ['text_updated'],
   Vote: ['vote_recorded'],
   Amendment: ['amendment_added'],
+  TextDiff: [],
 };
 
 /** new status_id (ladder 1..8) → extra event on a StatusChange */
@@ -34,7 +40,8 @@ export const STATUS_EVENTS: Record<number, EventName> = {
 
 export const EVENT_TABLE_DOC =
   'Event table: NewBill → bill_introduced; StatusChange → status_change, plus passed when the new status_id is 4 (Passed Both Chambers), ' +
-  'signed when it is 5 (Signed into Law) or 8 (Chaptered), vetoed when it is 6; Text → text_updated; Vote → vote_recorded; Amendment → amendment_added.';
+  'signed when it is 5 (Signed into Law) or 8 (Chaptered), vetoed when it is 6; Text → text_updated; Vote → vote_recorded; Amendment → amendment_added; ' +
+  'TextDiff (a computed text change, in the change feed and stream only) → no event.';
 
 export function eventsForChange(reason: string, newStatus: number | null): EventName[] {
   const out = [...(REASON_EVENTS[reason] ?? [])];

@@ -291,6 +291,9 @@ export const mirrorHandler: KindHandler = {
   // (claims.ts): one bill-keyed push at a time, so a receiver never writes two bills at once
   // (MySQL's gap locks on adjacent bill ids deadlock two such writes).
   dispatch(subscriptionId, c, events) {
+    // LegiScan's bill record carries no computed text changes: a TextDiff has nothing to push
+    // (it emits no event either, so this only guards a subscription that somehow asked for one).
+    if (c.reason === 'TextDiff') return [];
     const common = {
       subscription_id: subscriptionId,
       change_id: c.change_id,

@@ -1,5 +1,6 @@
 // Database side of text changes: compute a pair, queue pairs, discover consecutive pairs.
 import { withTransaction, type Pool, type Queryable } from '../db/pool.js';
+import { recordChanges } from '../changes/record.js';
 import { computeInThread, DiffStopped, type ComputeChange } from './compute.js';
 
 /** Consecutive versions of a bill: ordered by text_date (undated first), then text_id. */
@@ -8,10 +9,59 @@ export const CONSECUTIVE_PAIRS_SQL = `
   FROM bill_texts WHERE bill_id = ANY($1::int[])
   WINDOW w AS (PARTITION BY bill_id ORDER BY text_date ASC NULLS FIRST, text_id)`;
 
+/** The stored columns of a text change that the API shows (computed_at aside): what "changed" compares. */
+const RESULT_COLUMNS = [
+  'from_type_id',
+  'to_type_id',
+  'from_created',
+  'to_created',
+  'added_chars',
+  'removed_chars',
+  'added_lines',
+  'removed_lines',
+  'similarity',
+  'is_whitespace_only',
+  'changed_sections',
+  'highlights',
+  'diff_truncated',
+  'diff_unified',
+];
+const tuple = (table: string) => `(${RESULT_COLUMNS.map((c) => `${table}.${c}`).join(', ')})`;
+
+/**
+ * Records a TextDiff change for a stored or removed result, in the caller's transaction, when the
+ * pair is consecutive for its bill: only those show in the bill's `changes` part (a pair queued by
+ * a /diff miss is served by /diff alone and changes no bill record a copy holds).
+ */
+async function recordTextDiff(db: Queryable, billId: number, fromId: number, toId: number): Promise<void> {
+  const bill = (
+    await db.query<{ state_id: number; consecutive: boolean }>(
+      `SELECT b.state_id, EXISTS (SELECT 1 FROM (${CONSECUTIVE_PAIRS_SQL}) p WHERE p.from_text_id = $2 AND p.to_text_id = $3) AS consecutive
+       FROM bills b WHERE b.bill_id = $4`,
+      [[billId], fromId, toId, billId],
+    )
+  ).rows[0];
+  if (!bill?.consecutive) return;
+  await recordChanges(db, [
+    {
+      bill_id: billId,
+      state_id: bill.state_id,
+      reason: 'TextDiff',
+      detail: { from_text_id: fromId, to_text_id: toId },
+    },
+  ]);
+}
+
 /**
  * Computes and stores the change between two text versions of the same bill, replacing an earlier
  * result, and removes the pair from the queue. Returns false when either text is missing or the
- * two belong to different bills (such a pair is dropped from the queue too).
+ * two belong to different bills (such a pair is dropped from the queue too, and a stale result
+ * removed).
+ *
+ * A result that is new, differs from the stored one, or is removed makes a TextDiff change in the
+ * change log, in the same statement's transaction (call it inside one), so a copy that follows the
+ * feed re-fetches the bill. A recomputation that finds the same result writes nothing (computed_at
+ * included: it is shown) and records nothing.
  */
 export async function computePair(
   db: Queryable,
@@ -35,27 +85,23 @@ export async function computePair(
   // A text whose document is absent (metadata only) has nothing to compare: comparing it as ''
   // would publish two missing documents as identical (whitespace-only, similarity 1).
   if (!from || !to || from.bill_id !== to.bill_id || from.content === null || to.content === null) {
-    await db.query(
+    const removed = await db.query<{ bill_id: number }>(
       `WITH q AS (DELETE FROM text_diff_queue WHERE from_text_id = $1 AND to_text_id = $2)
-                    DELETE FROM text_changes WHERE from_text_id = $1 AND to_text_id = $2`,
+                    DELETE FROM text_changes WHERE from_text_id = $1 AND to_text_id = $2 RETURNING bill_id`,
       [fromId, toId],
     );
+    if (removed.rows[0]) await recordTextDiff(db, removed.rows[0].bill_id, fromId, toId);
     return false;
   }
   const s = await compute(from.content, to.content, { from: `text/${fromId}`, to: `text/${toId}` });
-  await db.query(
+  const written = await db.query(
     `WITH done AS (DELETE FROM text_diff_queue WHERE from_text_id = $2 AND to_text_id = $3)
-     INSERT INTO text_changes (bill_id, from_text_id, to_text_id, from_type_id, to_type_id, from_created, to_created,
-       added_chars, removed_chars, added_lines, removed_lines, similarity, is_whitespace_only, changed_sections, highlights,
-       diff_truncated, diff_unified, computed_at)
+     INSERT INTO text_changes (bill_id, from_text_id, to_text_id, ${RESULT_COLUMNS.join(', ')}, computed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, now())
      ON CONFLICT (from_text_id, to_text_id) DO UPDATE SET
-       from_type_id = EXCLUDED.from_type_id, to_type_id = EXCLUDED.to_type_id, from_created = EXCLUDED.from_created,
-       to_created = EXCLUDED.to_created, added_chars = EXCLUDED.added_chars, removed_chars = EXCLUDED.removed_chars,
-       added_lines = EXCLUDED.added_lines, removed_lines = EXCLUDED.removed_lines, similarity = EXCLUDED.similarity,
-       is_whitespace_only = EXCLUDED.is_whitespace_only, changed_sections = EXCLUDED.changed_sections,
-       highlights = EXCLUDED.highlights, diff_truncated = EXCLUDED.diff_truncated, diff_unified = EXCLUDED.diff_unified,
-       computed_at = now()`,
+       ${RESULT_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, computed_at = now()
+     WHERE ${tuple('text_changes')} IS DISTINCT FROM ${tuple('EXCLUDED')}
+     RETURNING 1`,
     [
       from.bill_id,
       fromId,
@@ -76,6 +122,7 @@ export async function computePair(
       s.diff_unified,
     ],
   );
+  if (written.rowCount) await recordTextDiff(db, from.bill_id, fromId, toId);
   return true;
 }
 
