@@ -31,7 +31,13 @@ if (process.argv[2] === '--serve') {
   const config = loadConfig({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'silent', LDS_ROLES: 'api' });
   const db = createPool(databaseUrl, 4);
   const bus = new MemoryBus();
-  const app = await buildApp(config, { db, logger: false, bus, databaseUrl });
+  const { createRedis } = await import('../dist/redis/client.js');
+  const { deliveryKinds } = await import('../dist/delivery-kinds.js');
+  const { Outbound } = await import('../dist/webhooks/delivery/outbound.js');
+  const { createLogger } = await import('../dist/logger.js');
+  const redis = redisUrl ? createRedis(redisUrl, createLogger('silent', { pretty: false })) : undefined;
+  const outbound = new Outbound({ allowedHosts: [], timeoutMs: config.webhookTimeoutMs });
+  const app = await buildApp(config, { db, logger: false, bus, databaseUrl, redis, outbound, kinds: deliveryKinds() });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   process.send({ url });
   process.on('message', async () => {

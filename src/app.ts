@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Pool } from './db/pool.js';
 import type { Logger } from './logger.js';
@@ -27,8 +26,9 @@ import { webhooksPlugin } from './webhooks/plugin.js';
 import { mirrorPlugin } from './mirror/plugin.js';
 import { dashboardPlugin } from './dashboard.js';
 import { opsPlugin } from './ops/plugin.js';
-import { closeRedis, createRedis } from './redis/client.js';
-import { outboundPlugin } from './webhooks/delivery/outbound-plugin.js';
+import type { RedisClient } from './redis/client.js';
+import type { DeliveryKinds } from './webhooks/delivery/kinds.js';
+import type { Outbound } from './webhooks/delivery/outbound.js';
 
 export interface AppDeps {
   /** primary pool: writes and read-your-writes */
@@ -42,10 +42,14 @@ export interface AppDeps {
   logger?: Logger | false;
   /** the bus the stream hub subscribes to; the in-process bus when absent */
   bus?: ChangeBus;
-  /** the process's ioredis client when REDIS_URL is set (limits and readiness share it); created
-   * here from config.redisUrl when the caller passes none; null: no Redis for this app (a process
-   * serving neither api nor stream counts no requests, and its readiness does not depend on Redis) */
-  redis?: Redis | null;
+  /** the process's Redis client when REDIS_URL is set (limits, stream caps and readiness share it);
+   * absent: no Redis for this app (counters in this process; a process serving neither api nor
+   * stream counts no requests, and its readiness does not depend on Redis) */
+  redis?: RedisClient;
+  /** the process's guarded outbound HTTP (SSRF checks at connect time): webhook and mirror test sends */
+  outbound: Outbound;
+  /** the subscription kinds this process delivers (src/delivery-kinds.ts) */
+  kinds: DeliveryKinds;
   clock?: () => Date;
   /** connection string of the primary (the stream listener needs its own connection) */
   databaseUrl?: string;
@@ -61,11 +65,15 @@ declare module 'fastify' {
     dbExpensive: Pool;
     dbStream: Pool;
     /** the process's Redis client (limits, stream caps, readiness); undefined without Redis */
-    redis: Redis | undefined;
+    redis: RedisClient | undefined;
     /** the bus the stream hub subscribes to and readiness checks */
     bus: ChangeBus | undefined;
     /** the relay this process runs, if any (readiness) */
     relay: { publishFailing(): boolean } | undefined;
+    /** guarded outbound HTTP for test sends, shared with the process's delivery worker */
+    outbound: Outbound;
+    /** the subscription kinds this process delivers */
+    kinds: DeliveryKinds;
     clock: () => Date;
   }
 }
@@ -108,22 +116,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
     schemaController: { compilersFactory: { buildValidator: partAwareValidators() } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // One Redis client per app: the caller's (server.ts makes one per process), else our own.
-  if (deps.redis === undefined && config.redisUrl) {
-    const own = createRedis(config.redisUrl, app.log);
-    deps = { ...deps, redis: own };
-    app.addHook('onClose', async () => closeRedis(own));
-  }
-
   app.decorate('config', config);
   app.decorate('db', deps.db);
   app.decorate('dbRead', deps.dbRead ?? deps.db);
   app.decorate('dbExpensive', deps.dbExpensive ?? deps.dbRead ?? deps.db);
   app.decorate('dbStream', deps.dbStream ?? deps.dbRead ?? deps.db);
   // Each dependency is its own decorator, read by the plugins that need it (one way to reach one).
-  app.decorate('redis', deps.redis ?? undefined);
+  // The process root (server.ts) makes and closes these, once per process: the app only uses them.
+  app.decorate('redis', deps.redis);
   app.decorate('bus', deps.bus);
   app.decorate('relay', deps.relay);
+  app.decorate('outbound', deps.outbound);
+  app.decorate('kinds', deps.kinds);
   app.decorate('clock', deps.clock ?? (() => new Date()));
 
   await app.register(envelopePlugin);
@@ -136,7 +140,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   // stream. Health, readiness and metrics are served by every HTTP process.
   const roles = new Set(config.roles);
   if (roles.has('api')) {
-    await app.register(outboundPlugin);
     await app.register(apiPlugin);
     await app.register(realtimePlugin);
     await app.register(bulkRoutes);

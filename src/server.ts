@@ -18,7 +18,9 @@ import type { Logger } from './logger.js';
 import { startDiffWorker } from './texts/worker.js';
 import { startDispatcher } from './webhooks/queue/dispatcher.js';
 import { startDeliveryWorker } from './webhooks/delivery/worker.js';
-import { registerMirrorDelivery } from './mirror/handler.js';
+import { deliveryKinds } from './delivery-kinds.js';
+import { Outbound } from './webhooks/delivery/outbound.js';
+import type { DeliveryKinds } from './webhooks/delivery/kinds.js';
 import { seed } from './demo/seed.js';
 import type { ChangeBus, ChangeEvent } from './changes/events.js';
 import { closeRedis, createRedis } from './redis/client.js';
@@ -35,6 +37,8 @@ export interface RunningServer {
 }
 
 type Step = (() => Promise<void>) & { step: string };
+/** What the background roles of a process are started from (tests start them from the same). */
+export type ProcessContext = BackgroundContext & { kinds: DeliveryKinds; outbound: Outbound };
 const named = (step: string, fn: () => Promise<void>): Step => Object.assign(fn, { step });
 
 /**
@@ -87,10 +91,22 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
     const redis = serving && config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
     if (redis) stops.push(named('redis', () => closeRedis(redis)));
 
-    // delivery kinds beside plain webhooks, for this process's workers and test calls
-    registerMirrorDelivery();
-    const ctx: BackgroundContext = { config, db: db.pool, dbRead: db.readPool, databaseUrl: db.url, bus, log };
-    const starters: [Role, (c: BackgroundContext) => Promise<Background>][] = [
+    // The subscription kinds and the guarded outbound HTTP, one of each per process: the delivery
+    // worker sends through them and so do the app's test calls. Closed after both have stopped.
+    const kinds = deliveryKinds();
+    const outbound = new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs });
+    stops.push(named('outbound', () => outbound.close()));
+    const ctx: ProcessContext = {
+      config,
+      db: db.pool,
+      dbRead: db.readPool,
+      databaseUrl: db.url,
+      bus,
+      log,
+      kinds,
+      outbound,
+    };
+    const starters: [Role, (c: ProcessContext) => Promise<Background>][] = [
       ['relay', startRelay],
       ['dispatcher', startDispatcher],
       ['worker', startDeliveryWorker],
@@ -116,9 +132,11 @@ export async function startServer(config: Config, log: Logger, opts: { demo?: bo
       dbStream: db.streamPool,
       logger: log,
       bus,
-      redis: redis ?? null,
+      redis,
       databaseUrl: db.url,
       relay,
+      outbound,
+      kinds,
     });
     const url = await app.listen({ port: config.port, host: config.host });
     stops.push(named('http', () => app.close()));

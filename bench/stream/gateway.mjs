@@ -7,6 +7,8 @@
 import http from 'node:http';
 import { pino } from 'pino';
 import { buildApp } from '../../dist/app.js';
+import { deliveryKinds } from '../../dist/delivery-kinds.js';
+import { Outbound } from '../../dist/webhooks/delivery/outbound.js';
 import { MemoryBus } from '../../dist/bus/memory.js';
 import { startRelay } from '../../dist/changes/relay.js';
 import { loadConfig } from '../../dist/config.js';
@@ -27,7 +29,8 @@ const relay = await startRelay({ config, db: pool, dbRead: pool, databaseUrl: db
 let port;
 let connections = () => 0;
 if (mode === 'hub') {
-  const app = await buildApp(config, { db: pool, bus, databaseUrl: dbUrl });
+  const outbound = new Outbound({ allowedHosts: [], timeoutMs: config.webhookTimeoutMs });
+  const app = await buildApp(config, { db: pool, bus, databaseUrl: dbUrl, outbound, kinds: deliveryKinds() });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = app.server.address().port;
   connections = () => app.streamHub?.size ?? 0;

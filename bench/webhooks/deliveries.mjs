@@ -44,7 +44,9 @@ import { startDispatcher } from '../../dist/webhooks/queue/dispatcher.js';
 import { startDeliveryWorker } from '../../dist/webhooks/delivery/worker.js';
 import { createSubscription } from '../../dist/webhooks/subscriptions.js';
 import { generateSecret } from '../../dist/webhooks/delivery/signing.js';
-import { registerMirrorDelivery, renderPush } from '../../dist/mirror/handler.js';
+import { renderPush } from '../../dist/mirror/handler.js';
+import { deliveryKinds } from '../../dist/delivery-kinds.js';
+import { Outbound } from '../../dist/webhooks/delivery/outbound.js';
 import { PER_SUBSCRIPTION } from '../../dist/webhooks/delivery/worker.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -275,6 +277,8 @@ try {
     databaseUrl: u.toString(),
     bus: new MemoryBus(),
     log: createLogger('silent', { pretty: false }),
+    kinds: deliveryKinds(),
+    outbound: new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs }),
   };
   const dispatcher = await startDispatcher(ctx, { pollMs: 20 });
   const worker = await startDeliveryWorker(ctx, { pollMs: 20 });
@@ -351,7 +355,6 @@ try {
   await dispatcher.stop();
 
   // --- push-mirror: one mirror draining bill changes, one state (one lane) then several ----------
-  registerMirrorDelivery();
   const MIRROR_CHANGES = Number(flags['mirror-changes']);
   const MIRROR_STATES = Number(flags['mirror-states']);
   await db.query('UPDATE subscriptions SET active = false');

@@ -133,15 +133,6 @@ export class DatabaseStatus extends EventEmitter {
   }
 }
 
-const statuses = new WeakMap<pg.Pool, DatabaseStatus>();
-
-/** The availability status of a pool (created on first use). */
-export function databaseStatus(pool: pg.Pool): DatabaseStatus {
-  let s = statuses.get(pool);
-  if (!s) statuses.set(pool, (s = new DatabaseStatus(pool)));
-  return s;
-}
-
 interface RetryLogger {
   warn(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
@@ -174,7 +165,7 @@ export function retryLog(log: RetryLogger, msg: string) {
  * and once when it ends, so here it is debug detail; any other failure is logged at `level`.
  */
 export function logFailure(
-  pool: pg.Pool,
+  pool: { status: DatabaseStatus },
   log: RetryLogger & { error(obj: object, msg: string): void },
   level: 'warn' | 'error',
   err: unknown,
@@ -182,7 +173,7 @@ export function logFailure(
   extra: object = {},
 ): void {
   if (isDatabaseUnavailable(err)) {
-    databaseStatus(pool).failed(err);
+    pool.status.failed(err);
     log.debug({ err, ...extra }, msg);
   } else log[level]({ err, ...extra }, msg);
 }

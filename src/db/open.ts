@@ -4,7 +4,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { startEmbedded, type EmbeddedHandle } from './embedded.js';
-import { databaseStatus, isDatabaseUnavailable } from './health.js';
+import { isDatabaseUnavailable } from './health.js';
 import { createPool, type Pool } from './pool.js';
 
 export interface Database {
@@ -47,7 +47,7 @@ export async function openDatabase(
   const expensivePool = side(config.expensiveReadPoolSize, 'lds-read-expensive');
   const streamPool = side(config.streamReplayPoolSize, 'lds-stream-replay');
   const pools = [...new Set([pool, readPool, expensivePool, streamPool])];
-  for (const p of pools) databaseStatus(p).log = log;
+  for (const p of pools) p.status.log = log;
   const endAll = async () => {
     for (const p of [...pools].reverse()) await p.end().catch(() => undefined);
   };
@@ -69,7 +69,7 @@ export async function openDatabase(
     async close() {
       if (closed) return;
       closed = true;
-      for (const p of pools) databaseStatus(p).close();
+      for (const p of pools) p.status.close();
       await endAll();
       await embedded?.stop();
     },

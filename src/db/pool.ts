@@ -2,7 +2,7 @@
 // issues stays below 2^53 (people_id and candidate id are 64-bit columns but generated within the
 // safe range), so numbers serialise exactly. Dates stay strings (YYYY-MM-DD) to avoid time zones.
 import pg from 'pg';
-import { databaseStatus } from './health.js';
+import { DatabaseStatus } from './health.js';
 
 pg.types.setTypeParser(20, (v) => {
   const n = Number(v);
@@ -11,7 +11,14 @@ pg.types.setTypeParser(20, (v) => {
 pg.types.setTypeParser(1082, (v) => v); // date → 'YYYY-MM-DD'
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric → number
 
-export type Pool = pg.Pool;
+/**
+ * A pool with its availability status (db/health.ts): the status belongs to the pool it watches,
+ * so whoever holds the pool reaches it (`pool.status`) without a lookup table on the side.
+ */
+export class Pool extends pg.Pool {
+  readonly status: DatabaseStatus = new DatabaseStatus(this);
+}
+
 export type PoolClient = pg.PoolClient;
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
 
@@ -22,7 +29,7 @@ export interface PoolOptions {
   parallelWorkers?: number;
 }
 
-export function createPool(url: string, max = 10, name = 'lds', opts: PoolOptions = {}): pg.Pool {
+export function createPool(url: string, max = 10, name = 'lds', opts: PoolOptions = {}): Pool {
   // statement_timeout travels in the startup packet: PostgreSQL itself cancels a statement that
   // runs longer (SQLSTATE 57014), whatever the client does meanwhile.
   const timeout = opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {};
@@ -30,7 +37,7 @@ export function createPool(url: string, max = 10, name = 'lds', opts: PoolOption
   // ever runs without them and no round trip is spent setting them.
   const options =
     opts.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${opts.parallelWorkers}` } : {};
-  const pool = new pg.Pool({
+  const pool = new Pool({
     connectionString: url,
     max,
     application_name: name,
@@ -38,7 +45,7 @@ export function createPool(url: string, max = 10, name = 'lds', opts: PoolOption
     ...timeout,
     ...options,
   });
-  const status = databaseStatus(pool);
+  const status = pool.status;
   const lost = (err: Error) => status.failed(err);
   // A client losing its connection (database restart) must not crash the process. pg-pool listens
   // for `error` only while a client is idle and removes that listener on checkout, so a client held
@@ -55,7 +62,7 @@ export function createPool(url: string, max = 10, name = 'lds', opts: PoolOption
 }
 
 /** Runs fn inside a transaction on one client of the pool; rolls back on error. */
-export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(pool: Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     return await inTransaction(client, fn);

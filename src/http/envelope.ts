@@ -4,7 +4,6 @@
 // at all (the access log has it). How an error maps onto the catalogue: error-map.ts.
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { databaseStatus } from '../db/health.js';
 import { ERROR_CATALOGUE, type ErrorCode, errorBody } from './errors.js';
 import { mapError } from './error-map.js';
 import './route-config.js';
@@ -73,7 +72,7 @@ export const envelopePlugin = fp(
         // An outage fails every request the same way: no stack, no error line per request (the
         // access log has the 503s); the pool's status logs the outage once and tells open streams.
         req.log.debug({ request_id: req.id, reason: err.message }, 'database unavailable');
-        databaseStatus(app.db).failed(err);
+        app.db.status.failed(err);
       } else if (kind === 'bug') req.log.error({ err, request_id: req.id }, 'unhandled error');
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       return reply.sendError(error.code, error.message, error.extra);

@@ -9,9 +9,9 @@
 // it they live in this process. Either way monthly usage survives a restart: each process flushes
 // the increments it made to usage_counters every few seconds and on close, and seeds a counter from
 // PostgreSQL the first time it sees a key in a period.
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
 import type { Queryable } from '../db/pool.js';
-import { RedisDownError, redisLink, type RedisLink } from '../redis/client.js';
+import { RedisDownError, type RedisClient } from '../redis/client.js';
 
 export interface LimitKey {
   api_key_id: string;
@@ -278,20 +278,18 @@ const AHEAD_FLUSH_MS = 10;
  */
 export class RedisLimiter implements Limiter {
   private ledger: UsageLedger;
-  private redis: Redis;
+  private redis: RedisClient;
   private batches = new Map<string, Batch>();
   private seen = new Map<string, Seen>();
   private immediate = false;
   private timer: NodeJS.Timeout | undefined;
   private sending = new Set<Promise<void>>();
-  private link: RedisLink;
   constructor(
     db: Queryable,
-    redis: Redis,
+    redis: RedisClient,
     private prefix = 'lds:rl',
   ) {
     this.ledger = new UsageLedger(db);
-    this.link = redisLink(redis);
     // One client is shared by every limiter of the process (apps in tests): define the script once.
     if (!Object.hasOwn(redis, 'ldsHitAhead')) redis.defineCommand('ldsHitAhead', { numberOfKeys: 2, lua: HIT_SCRIPT });
     this.redis = redis;
@@ -338,7 +336,7 @@ export class RedisLimiter implements Limiter {
   hit(key: LimitKey, now: Date): LimitOutcome | Promise<LimitOutcome> {
     // While Redis is known down nothing is queued behind the reconnection: the request fails now
     // (503 from the auth hook) instead of after ioredis's retries.
-    if (this.link.down) return Promise.reject(new RedisDownError());
+    if (this.redis.down) return Promise.reject(new RedisDownError());
     const ahead = this.admitAhead(key, now);
     if (ahead) return ahead;
     const b = this.batchFor(key, now);
@@ -417,7 +415,7 @@ export class RedisLimiter implements Limiter {
   }
 
   async used(key: LimitKey, now: Date): Promise<number> {
-    if (this.link.down) throw new RedisDownError();
+    if (this.redis.down) throw new RedisDownError();
     // requests admitted ahead (this one among them) are counted in Redis before it is read
     if (this.batches.size > 0) this.drain();
     await Promise.allSettled([...this.sending]);

@@ -8,7 +8,6 @@ import type { Config } from '../config.js';
 import type { Pool, Queryable } from '../db/pool.js';
 import {
   enqueueDeliveries,
-  registerDeliveryKind,
   type ClaimedDelivery,
   type KindHandler,
   type NewDelivery,
@@ -351,8 +350,3 @@ export const mirrorHandler: KindHandler = {
     if (d.attempts > 1 && (await replyLost(db, d))) await queueMissing(db, d, await allChildren(db, d));
   },
 };
-
-/** Makes the delivery core send push-mirror deliveries in this process (server root and app). */
-export function registerMirrorDelivery(): void {
-  registerDeliveryKind('push_mirror', mirrorHandler);
-}

@@ -13,15 +13,12 @@ import {
   validateSubscription,
   validateUrl,
 } from '../webhooks/kit.js';
-import { generateToken, judgeMirror, receiverStatus, registerMirrorDelivery, samplePush } from './handler.js';
+import { generateToken, judgeMirror, receiverStatus, samplePush } from './handler.js';
 import { MIRROR_DOC } from './docs.js';
 
 const tags = ['Push-mirror'];
 
 const mirror: FastifyPluginAsyncTypebox = async (app) => {
-  // test calls through /v1/webhooks/{id}/test send mirror deliveries from this process
-  registerMirrorDelivery();
-
   app.post(
     '/v1/push-mirror',
     {
@@ -134,6 +131,6 @@ export const mirrorPlugin = fp(mirror, {
   fastify: '5.x',
   encapsulate: true,
   // subscriptions are the webhooks' (the same table, cap and /v1/webhooks/{id} endpoints)
-  dependencies: ['lds-envelope', 'lds-http', 'lds-webhooks', 'lds-outbound'],
+  dependencies: ['lds-envelope', 'lds-http', 'lds-webhooks'],
   decorators: { fastify: ['config', 'db'] },
 });

@@ -8,7 +8,6 @@ import { logFailure } from '../db/health.js';
 import { isLoopbackHost } from '../config.js';
 import { ApiError } from '../http/errors.js';
 import { ErrorSchema } from '../http/schemas.js';
-import { redisLink } from '../redis/client.js';
 import {
   deliveriesByStatus,
   httpDuration,
@@ -126,7 +125,7 @@ export const opsPlugin = fp(
           // Known down: no ping queued behind the reconnection; otherwise a real round trip.
           !redis
             ? Promise.resolve(null)
-            : redisLink(redis).down
+            : redis.down
               ? Promise.resolve(false)
               : withTimeout(redis.ping()).then(
                   () => true,

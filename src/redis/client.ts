@@ -3,11 +3,11 @@
 // requests actually use.
 //
 // Outages: ioredis queues commands while it reconnects and retries each one, so a request made while
-// Redis is down used to wait 1.5–2.9 s before its 503. The link below remembers that Redis is known
+// Redis is down used to wait 1.5–2.9 s before its 503. The client below remembers that Redis is known
 // to be down (a connection error or a lost connection, until the next `ready`), and callers ask it
 // before sending anything: while down, keyed requests fail at once. ioredis keeps reconnecting in
 // the background (every second at most), and the first `ready` ends the outage by itself.
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../logger.js';
 
 /** Longest pause between reconnection attempts: bounds how late a recovered Redis is noticed. */
@@ -22,17 +22,20 @@ export class RedisDownError extends Error {
   }
 }
 
-/** Known-down state of a client, kept from its connection events. */
-export class RedisLink {
-  private knownDown: boolean;
+/**
+ * The process's Redis client, which also knows whether Redis is known to be down (kept from its
+ * connection events), so every holder of the client can ask it before sending anything.
+ */
+export class RedisClient extends Redis {
+  private knownDown = false;
 
-  constructor(readonly client: Redis) {
+  constructor(url: string, options: RedisOptions) {
+    super(url, options);
     // A client that has not connected yet is not known to be down: its first commands wait in the
     // offline queue for the first connection, as at any start.
-    this.knownDown = client.status === 'reconnecting' || client.status === 'close' || client.status === 'end';
-    client.on('ready', () => (this.knownDown = false));
-    client.on('error', () => (this.knownDown = client.status !== 'ready'));
-    client.on('close', () => (this.knownDown = true));
+    this.on('ready', () => (this.knownDown = false));
+    this.on('error', () => (this.knownDown = this.status !== 'ready'));
+    this.on('close', () => (this.knownDown = true));
   }
 
   /** True from a connection failure or loss until the connection is ready again. */
@@ -41,27 +44,14 @@ export class RedisLink {
   }
 }
 
-const links = new WeakMap<Redis, RedisLink>();
-
-/** The link of a client (tracking starts on first use for a client not made by createRedis). */
-export function redisLink(client: Redis): RedisLink {
-  let link = links.get(client);
-  if (!link) {
-    link = new RedisLink(client);
-    links.set(client, link);
-  }
-  return link;
-}
-
-export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): Redis {
-  const client = new Redis(url, {
+export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): RedisClient {
+  const client = new RedisClient(url, {
     // One retry of a command caught by a connection loss; commands are not sent at all while the
-    // link is known down (see RedisLink).
+    // client is known down (see RedisClient).
     maxRetriesPerRequest: 1,
     enableAutoPipelining: true,
     retryStrategy: (times) => Math.min(times * 50, MAX_RECONNECT_DELAY_MS),
   });
-  redisLink(client);
   let lastLog = 0;
   let outage = false;
   client.on('error', (err: Error) => {

@@ -8,12 +8,12 @@
 // expiry). A process renews its leases every LEASE_MS / 3 and removes them when streams close, so
 // the streams of a replica that died free their slots after LEASE_MS at most.
 import { randomBytes } from 'node:crypto';
-import type { Redis, Result } from 'ioredis';
+import type { Result } from 'ioredis';
 import { isDatabaseUnavailable } from '../db/health.js';
 import type { Pool } from '../db/pool.js';
 import { ApiError } from '../http/errors.js';
 import type { KeyLookup } from '../keys/store.js';
-import { redisLink } from '../redis/client.js';
+import type { RedisClient } from '../redis/client.js';
 import type { Hub } from './hub.js';
 import type { OutageNotices } from './outage.js';
 
@@ -63,7 +63,7 @@ export interface Lease {
 export interface StreamGuardOptions {
   /** the primary: a revocation is written there */
   db: Pool;
-  redis?: Redis;
+  redis?: RedisClient;
   /** streams per key by tier; a tier not listed gets the standard one's */
   limits: Record<string, number>;
   /** how often the keys of open streams are checked for revocation */
@@ -106,7 +106,7 @@ export class StreamGuard {
     let admitted: boolean;
     const redis = this.o.redis;
     if (redis) {
-      if (redisLink(redis).down) throw unavailable();
+      if (redis.down) throw unavailable();
       try {
         admitted = (await redis.ldsStreamAdmit(this.setOf(lease.keyId), limit, LEASE_MS, lease.member)) === 1;
       } catch {
@@ -145,7 +145,7 @@ export class StreamGuard {
 
   private renew(): void {
     const redis = this.o.redis;
-    if (!redis || this.open.size === 0 || redisLink(redis).down) return;
+    if (!redis || this.open.size === 0 || redis.down) return;
     // A missed renewal is retried at the next one, within the lease.
     for (const [keyId, set] of this.open) {
       redis.ldsStreamRenew(this.setOf(keyId), LEASE_MS, ...[...set].map((l) => l.member)).catch(() => undefined);

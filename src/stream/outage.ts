@@ -7,7 +7,7 @@
 // Wall-clock rotations are held for the outage (a rotated client would reconnect into a database
 // that is away) and spread over one connection life when it ends.
 import type { Pool } from '../db/pool.js';
-import { databaseStatus, type DatabaseStatus } from '../db/health.js';
+import type { DatabaseStatus } from '../db/health.js';
 import type { Conn, Hub, Sink } from './hub.js';
 import type { StreamParams } from './params.js';
 
@@ -29,7 +29,7 @@ export class OutageNotices {
     pools: Pool[],
     private readonly hub: Hub,
   ) {
-    this.statuses = [...new Set(pools)].map((p) => databaseStatus(p));
+    this.statuses = [...new Set(pools)].map((p) => p.status);
     for (const s of this.statuses) {
       s.on('down', this.onDown);
       s.on('up', this.onUp);

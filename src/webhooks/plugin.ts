@@ -1,5 +1,6 @@
-// Webhook subscription and delivery endpoints. The app's Outbound (delivery/outbound-plugin.ts) serves the
-// synchronous test calls; background delivery runs in the worker role (delivery/worker.ts).
+// Webhook subscription and delivery endpoints. The process's Outbound and delivery kinds (app
+// decorators, made at the process root) serve the synchronous test calls; background delivery runs
+// in the worker role (delivery/worker.ts).
 // Encapsulated: its routes and hooks stay inside; it needs the envelope (errors) and the http
 // plugin (authentication, limits) registered before it.
 import fp from 'fastify-plugin';
@@ -9,7 +10,13 @@ import { deliveryRoutes } from './routes/deliveries.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 
 const webhooks: FastifyPluginAsyncTypebox = async (app) => {
-  const dctx = (): DeliveryContext => ({ db: app.db, config: app.config, outbound: app.outbound, log: app.log });
+  const dctx = (): DeliveryContext => ({
+    db: app.db,
+    config: app.config,
+    outbound: app.outbound,
+    kinds: app.kinds,
+    log: app.log,
+  });
   await app.register(subscriptionRoutes);
   await app.register(deliveryRoutes, { dctx });
 };
@@ -18,6 +25,6 @@ export const webhooksPlugin = fp(webhooks, {
   name: 'lds-webhooks',
   fastify: '5.x',
   encapsulate: true,
-  dependencies: ['lds-envelope', 'lds-http', 'lds-outbound'],
-  decorators: { fastify: ['config', 'db', 'dbRead'] },
+  dependencies: ['lds-envelope', 'lds-http'],
+  decorators: { fastify: ['config', 'db', 'dbRead', 'outbound', 'kinds'] },
 });

@@ -2,7 +2,7 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { testApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, testApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -67,8 +67,7 @@ describe('compression', () => {
       ctl.abort();
     }
     // Independently of the stream module: a route sending text/event-stream through reply.send.
-    const { buildApp } = await import('../../src/app.js');
-    const app = await buildApp(t.config, { db: t.db.pool, logger: false, bus: t.bus });
+    const app = await buildTestApp(t.config, { db: t.db.pool, logger: false, bus: t.bus });
     app.get('/test-sse', { config: { public: true } }, async (_req, reply) =>
       reply.type('text/event-stream').send(': ping\n\n'.repeat(500)),
     );
@@ -246,7 +245,7 @@ describe('plugin wiring', () => {
       'lds-http',
       'lds-docs',
       'lds-ops',
-      'lds-outbound',
+      'lds-webhooks',
     ])
       expect(t.app.hasPlugin(name), name).toBe(true);
   });

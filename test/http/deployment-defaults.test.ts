@@ -4,10 +4,9 @@
 // routes (Node's parser errors, router errors, body errors, a closing server) carry the envelope.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
-import { testApp, testConfig } from '../helpers/app.js';
+import { buildTestApp, testApp, testConfig } from '../helpers/app.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -158,7 +157,7 @@ describe('low-level HTTP errors carry the envelope', () => {
   });
 
   it('a request reaching a closing server: 503 service_unavailable in the envelope', async () => {
-    const app = await buildApp(testConfig(), { db: db.pool, logger: false, databaseUrl: db.url });
+    const app = await buildTestApp(testConfig(), { db: db.pool, logger: false, databaseUrl: db.url });
     // Holds the close in its first phase, the way open streams do while they rotate out.
     let letGo!: () => void;
     const held = new Promise<void>((r) => (letGo = r));

@@ -2,21 +2,22 @@
 // without waiting for a round trip and every such request is still counted in Redis; near the
 // monthly cap every request waits and the cap stays exact, across two replicas too.
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RedisLimiter, type LimitKey, type LimitOutcome } from '../../src/http/limits.js';
 import { createKey } from '../../src/keys/store.js';
+import { createLogger } from '../../src/logger.js';
+import { createRedis, type RedisClient } from '../../src/redis/client.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 const noRedis = !process.env.REDIS_URL;
 const NO_REDIS = 'skipped: needs REDIS_URL (e.g. redis://127.0.0.1:6379; CI sets it, see .ci/run)';
 
 let db: TestDatabase;
-let redis: Redis;
+let redis: RedisClient;
 beforeAll(async () => {
   if (noRedis) return;
   db = await freshDatabase(2);
-  redis = new Redis(process.env.REDIS_URL!);
+  redis = createRedis(process.env.REDIS_URL!, createLogger('silent', { pretty: false }));
 });
 afterAll(async () => {
   redis?.disconnect();

@@ -6,12 +6,11 @@
 // connection: it then waits in PostgreSQL, holding its connection, as long as we like.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/open.js';
 import { createKey } from '../../src/keys/store.js';
 import { createLogger } from '../../src/logger.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
-import { testConfig } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { lockTable, SEARCH_SQL, waitingOnLock } from '../helpers/locks.js';
 
@@ -31,7 +30,7 @@ describe('expensive reads on their own pool', () => {
       expensiveReadsPerKey: 1,
     });
     const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
-    const app = await buildApp(config, {
+    const app = await buildTestApp(config, {
       db: opened.pool,
       dbRead: opened.readPool,
       dbExpensive: opened.expensivePool,

@@ -3,11 +3,10 @@
 // at once (in-process, and across replicas through Redis). A search is made slow on purpose by
 // holding a lock on bills from another connection: it then waits in PostgreSQL as long as we like.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/open.js';
 import { createLogger } from '../../src/logger.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
-import { testApp, testConfig, type TestApp } from '../helpers/app.js';
+import { buildTestApp, testApp, testConfig, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { countWaiting, lockTable, SEARCH_SQL } from '../helpers/locks.js';
 
@@ -64,7 +63,7 @@ describe('statement timeout of the read pool', () => {
   it('a server reads through its own pool whose statements PostgreSQL cancels: 422 query_timeout', async () => {
     const config = testConfig({ databaseUrl: db.url, readStatementTimeoutMs: 300, redisUrl: undefined });
     const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
-    const app = await buildApp(config, {
+    const app = await buildTestApp(config, {
       db: opened.pool,
       dbRead: opened.readPool,
       logger: false,

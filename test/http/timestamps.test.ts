@@ -4,9 +4,8 @@
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { parseTimestamp } from '../../src/http/params.js';
-import { testApp, testConfig, type TestApp } from '../helpers/app.js';
+import { buildTestApp, testApp, testConfig, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 let base: string;
@@ -102,7 +101,7 @@ describe('UTC offsets beyond ±15:59', () => {
 
 describe('PostgreSQL data exceptions (class 22) caused by a parameter', () => {
   it('answer 400 bad_request, not 500 or 503', async () => {
-    const app = await buildApp(testConfig(), { db: t.db.pool, logger: false, databaseUrl: t.db.url });
+    const app = await buildTestApp(testConfig(), { db: t.db.pool, logger: false, databaseUrl: t.db.url });
     // A route that hands its parameter to PostgreSQL unchecked stands for any validation gap.
     app.get('/probe', { config: { public: true } }, async (req) => {
       const { v, type } = req.query as { v: string; type: string };

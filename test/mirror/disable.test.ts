@@ -4,7 +4,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Background, BackgroundContext } from '../../src/background.js';
+import type { Background } from '../../src/background.js';
+import type { ProcessContext } from '../../src/server.js';
 import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
 import { DISABLE_AFTER_FAILING_MS } from '../../src/webhooks/delivery/disable.js';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.js';
@@ -12,7 +13,7 @@ import { testApp, type TestApp } from '../helpers/app.js';
 import { insertBill, stampChange, startReceiver, until, type Receiver } from '../webhooks/helpers.js';
 
 let t: TestApp;
-let ctx: BackgroundContext;
+let ctx: ProcessContext;
 const logged: { msg: string; reason?: string; subscription?: number }[] = [];
 const running: Background[] = [];
 const receivers: Receiver[] = [];
@@ -28,14 +29,7 @@ beforeAll(async () => {
       cb();
     },
   });
-  ctx = {
-    config: t.config,
-    db: t.db.pool,
-    dbRead: t.db.pool,
-    databaseUrl: t.db.url,
-    bus: t.bus,
-    log: pino({ level: 'warn' }, sink),
-  };
+  ctx = { ...t.background(), log: pino({ level: 'warn' }, sink) };
 });
 afterEach(async () => {
   for (const b of running.splice(0)) await b.stop();

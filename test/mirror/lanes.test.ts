@@ -4,8 +4,7 @@
 // person pushes go beside them; a push waiting for a retry does not hold its lane, while later
 // pushes of the same bill still wait for it.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Background, BackgroundContext } from '../../src/background.js';
-import { createLogger } from '../../src/logger.js';
+import type { Background } from '../../src/background.js';
 import { claimDue } from '../../src/webhooks/queue/claims.js';
 import { enqueueDeliveries } from '../../src/webhooks/queue/enqueue.js';
 import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
@@ -103,14 +102,7 @@ describe('push-mirror lanes', () => {
     receivers.push(r);
     const m = await mirror(r.url);
     const sub = Number(m.data.id);
-    const ctx: BackgroundContext = {
-      config: t.config,
-      db: t.db.pool,
-      dbRead: t.db.pool,
-      databaseUrl: t.db.url,
-      bus: t.bus,
-      log: createLogger('silent', { pretty: false }),
-    };
+    const ctx = t.background();
     running.push(await startDispatcher(ctx, { pollMs: 50 }), await startDeliveryWorker(ctx, { pollMs: 50 }));
     const ofBill = async () =>
       (
@@ -168,14 +160,7 @@ describe('push-mirror lanes', () => {
     await t.db.pool.query(
       `INSERT INTO people (people_id, state_id, role_id, name) SELECT g, 47, 1, 'Person ' || g FROM generate_series(10970201, 10970260) g`,
     );
-    const ctx: BackgroundContext = {
-      config: t.config,
-      db: t.db.pool,
-      dbRead: t.db.pool,
-      databaseUrl: t.db.url,
-      bus: t.bus,
-      log: createLogger('silent', { pretty: false }),
-    };
+    const ctx = t.background();
     running.push(await startDispatcher(ctx, { pollMs: 50 }), await startDeliveryWorker(ctx, { pollMs: 50 }));
     for (let i = 0; i < 4; i++) {
       await stampChange(t.db.pool, {

@@ -13,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Background, BackgroundContext } from '../../src/background.js';
+import type { Background } from '../../src/background.js';
 import { startRelay } from '../../src/changes/relay.js';
 import { importCongress } from '../../src/ingest/congress/bills.js';
 import { importCongressLegislators } from '../../src/ingest/congress/legislators.js';
@@ -21,7 +21,6 @@ import { importLegiscan } from '../../src/ingest/legiscan/import.js';
 import { importOpenStatesPeople } from '../../src/ingest/openstates/import.js';
 import { seed } from '../../src/demo/seed.js';
 import { simulate } from '../../src/demo/simulate/run.js';
-import { createLogger } from '../../src/logger.js';
 import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
 import { MIRROR_LANE } from '../../src/mirror/handler.js';
 import { newMessageId } from '../../src/webhooks/queue/enqueue.js';
@@ -149,15 +148,7 @@ beforeAll(async () => {
 
   // the relay stamps what the loaders wrote before the mirror exists, so only the pushes below and
   // the simulator's changes reach it
-  const log = createLogger('silent', { pretty: false });
-  const ctx: BackgroundContext = {
-    config: t.config,
-    db: t.db.pool,
-    dbRead: t.db.pool,
-    databaseUrl: t.db.url,
-    bus: t.bus,
-    log,
-  };
+  const ctx = t.background();
   running.push(await startRelay(ctx));
   await until(
     async () => (await ids('SELECT count(*) AS id FROM changes WHERE seq IS NULL'))[0] === 0,

@@ -5,10 +5,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Background, BackgroundContext } from '../../src/background.js';
+import type { Background } from '../../src/background.js';
+import type { ProcessContext } from '../../src/server.js';
 import { importLegiscan } from '../../src/ingest/legiscan/import.js';
 import { LADDER_TO_LEGISCAN, ladderFromLegiscan, legiscanFromLadder } from '../../src/domain/legiscan-status.js';
-import { createLogger } from '../../src/logger.js';
 import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
 import { startDeliveryWorker } from '../../src/webhooks/delivery/worker.js';
 import { freshDatabase } from '../helpers/db.js';
@@ -25,7 +25,7 @@ import {
 } from '../webhooks/helpers.js';
 
 let t: TestApp;
-let ctx: BackgroundContext;
+let ctx: ProcessContext;
 const running: Background[] = [];
 const receivers: Receiver[] = [];
 const ROOTS = ['bill', 'text', 'roll_call', 'person', 'amendment', 'supplement', 'session'];
@@ -110,14 +110,7 @@ beforeAll(async () => {
   t = await testApp({
     config: { webhookAllowedHosts: ['127.0.0.1'], webhookRetrySchedule: [0, 0.2, 0.2], webhookTimeoutMs: 3000 },
   });
-  ctx = {
-    config: t.config,
-    db: t.db.pool,
-    dbRead: t.db.pool,
-    databaseUrl: t.db.url,
-    bus: t.bus,
-    log: createLogger('silent', { pretty: false }),
-  };
+  ctx = t.background();
   await seedBill(t.db.pool);
 });
 afterEach(async () => {

@@ -7,13 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
 import { MemoryBus } from '../../src/bus/memory.js';
-import { databaseStatus, isDatabaseUnavailable } from '../../src/db/health.js';
+import { isDatabaseUnavailable } from '../../src/db/health.js';
 import { createPool, withTransaction, type Pool } from '../../src/db/pool.js';
 import { createKey } from '../../src/keys/store.js';
 import { CompletionBatcher } from '../../src/webhooks/queue/outcomes.js';
-import { testConfig } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { openStream, type RawStream } from '../realtime/sse-client.js';
 import { pgProxy, type PgProxy } from '../helpers/pg-proxy.js';
@@ -36,7 +35,7 @@ describe('database outage', () => {
     via.port = String(await proxy.listen());
     pool = createPool(via.toString(), 4, 'lds-test-outage');
     // a long key cache, so requests during the outage reach their route's own queries
-    app = await buildApp(testConfig({ keyCacheMs: 60_000, streamHeartbeatMs: 500 }), {
+    app = await buildTestApp(testConfig({ keyCacheMs: 60_000, streamHeartbeatMs: 500 }), {
       db: pool,
       logger: false,
       bus: new MemoryBus<ChangeEvent>(),
@@ -68,7 +67,7 @@ describe('database outage', () => {
       await c.query('SELECT 1');
     });
     await expect(held).rejects.toSatisfy(isDatabaseUnavailable);
-    await until(() => databaseStatus(pool).down);
+    await until(() => pool.status.down);
 
     for (const path of ['/v1/bills?limit=2', '/v1/states', '/v1/changes', '/v1/webhooks']) {
       const res = await get(path);
@@ -93,7 +92,7 @@ describe('database outage', () => {
     expect(wsError).toMatchObject({ reason: 'database_unavailable', cursor: expect.stringMatching(/^\d{4}-/) });
 
     proxy.up();
-    await until(() => !databaseStatus(pool).down);
+    await until(() => !pool.status.down);
     expect((await get('/v1/bills?limit=2')).status).toBe(200);
     // one notice per outage, and both streams are still open
     expect(sse.events().filter((e) => e.event === 'error')).toHaveLength(1);

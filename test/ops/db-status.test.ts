@@ -4,7 +4,6 @@
 // open streams were never told of the second; pg-restart.test.ts saw it under load).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Pool } from '../../src/db/pool.js';
-import { databaseStatus } from '../../src/db/health.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 
 let db: TestDatabase;
@@ -22,7 +21,7 @@ const connectionLost = () => Object.assign(new Error('read ECONNRESET'), { code:
 
 describe('database status', () => {
   it('ends an outage when a new connection succeeds, and announces the next outage again', async () => {
-    const status = databaseStatus(pool);
+    const status = pool.status;
     const events: string[] = [];
     status.on('down', () => events.push('down'));
     status.on('up', () => events.push('up'));

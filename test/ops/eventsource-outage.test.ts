@@ -13,17 +13,15 @@ import path from 'node:path';
 import { EventSource } from 'eventsource';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { MemoryBus } from '../../src/bus/memory.js';
 import type { ChangeEvent } from '../../src/changes/events.js';
 import { startRelay, type Relay } from '../../src/changes/relay.js';
 import { controlEmbedded, startEmbedded, type EmbeddedHandle } from '../../src/db/embedded.js';
-import { databaseStatus } from '../../src/db/health.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createPool, type Pool } from '../../src/db/pool.js';
 import { createKey } from '../../src/keys/store.js';
 import { createLogger } from '../../src/logger.js';
-import { testConfig } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { change, seedBills } from '../realtime/env.js';
 
@@ -86,7 +84,7 @@ describe('EventSource clients through a PostgreSQL outage', () => {
     appPool = createPool(pg.url, 6, 'lds-test-gateway');
     bus = new MemoryBus<ChangeEvent>();
     const config = testConfig(CONFIG);
-    app = await buildApp(config, { db: appPool, logger: false, bus, databaseUrl: pg.url });
+    app = await buildTestApp(config, { db: appPool, logger: false, bus, databaseUrl: pg.url });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     relay = await startRelay({ config, db: appPool, databaseUrl: pg.url, bus, log: silent });
   }, 120_000);
@@ -117,7 +115,7 @@ describe('EventSource clients through a PostgreSQL outage', () => {
     await until('every client to get the first change', () => clients.every((c) => c.ids.length === 1));
 
     await controlEmbedded(dataDir, { stop: 'immediate' }, silent);
-    await until('the gateway to see the outage', () => databaseStatus(appPool).down);
+    await until('the gateway to see the outage', () => appPool.status.down);
     await until('every client to be told', () => clients.every((c) => c.serverErrors > 0));
     // The outage lasts beyond a connection's life, the key cache and a reconnect delay.
     await sleep(OUTAGE_MS);
@@ -132,7 +130,7 @@ describe('EventSource clients through a PostgreSQL outage', () => {
     expect(during.filter((s) => s !== EventSource.OPEN)).toEqual([]);
 
     await controlEmbedded(dataDir, { start: pg.port }, silent);
-    await until('the gateway to see the database again', () => !databaseStatus(appPool).down);
+    await until('the gateway to see the database again', () => !appPool.status.down);
     const all = [...clients, late];
     await change({ pool: writer }, 'TX', 'Vote', 2);
     const expected = async () =>

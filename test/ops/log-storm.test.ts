@@ -7,16 +7,14 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
 import { MemoryBus } from '../../src/bus/memory.js';
 import { startRelay, type Relay } from '../../src/changes/relay.js';
 import { REASONS } from '../../src/changes/record.js';
 import type { ChangeEvent } from '../../src/changes/events.js';
-import { databaseStatus } from '../../src/db/health.js';
 import { createPool, type Pool } from '../../src/db/pool.js';
 import { createKey } from '../../src/keys/store.js';
 import type { Logger } from '../../src/logger.js';
-import { testConfig } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { pgProxy, type PgProxy } from '../helpers/pg-proxy.js';
 import { waitFor } from '../helpers/wait.js';
@@ -54,11 +52,11 @@ describe('logs during a database outage', () => {
     const log = pino({ level: 'debug' }, sink) as unknown as Logger;
     pool = createPool(via.toString(), 4, 'lds-test-log-storm');
     // as openDatabase does: the pool's status logs the outage's start and end
-    databaseStatus(pool).log = log;
+    pool.status.log = log;
     // a long key cache: keyed requests keep passing during the outage and leave usage to flush
     const config = testConfig({ keyCacheMs: 600_000, redisUrl: undefined, relayPollMs: 200 });
     bus = new MemoryBus<ChangeEvent>();
-    app = await buildApp(config, { db: pool, logger: log, bus, databaseUrl: via.toString() });
+    app = await buildTestApp(config, { db: pool, logger: log, bus, databaseUrl: via.toString() });
     url = await app.listen({ port: 0, host: '127.0.0.1' });
     key = (await createKey(db.pool, { org: 'log-storm', tier: 'enterprise', burst: 10_000 })).api_key;
     relay = await startRelay({ config, db: pool, databaseUrl: via.toString(), bus, log });
@@ -145,7 +143,7 @@ describe('logs during a database outage', () => {
     expect(loud.filter((l) => l.level > WARN).map((l) => l.msg)).toEqual([]);
     for (const [msg, n] of byMessage) expect(n, msg).toBe(1);
     expect(during.filter((l) => l.msg.startsWith('database unavailable'))).toHaveLength(1);
-    await waitFor('the pool to see the database again', () => !databaseStatus(pool).down, 30_000);
+    await waitFor('the pool to see the database again', () => !pool.status.down, 30_000);
     expect(lines.slice(from).filter((l) => l.msg === 'database available again')).toHaveLength(1);
     // the listener's recovery is one info line too (its reconnection backs off up to 10 s)
     await waitFor(

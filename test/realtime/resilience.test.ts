@@ -1,10 +1,9 @@
 // Failures: a killed database connection mid-stream, a relay failover, a bus outage, two gateways.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { RELAY_LOCK_KEY, startRelay } from '../../src/changes/relay.js';
 import type { ChangeBus, ChangeEvent } from '../../src/changes/events.js';
 import { createPool } from '../../src/db/pool.js';
-import { testConfig } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { change, newBus, realtimeEnv, silent, sleep, until, type Env } from './env.js';
 import { changeEvents, openStream } from './sse-client.js';
 import { pgProxy } from '../helpers/pg-proxy.js';
@@ -32,7 +31,7 @@ describe('realtime under failure', () => {
     readUrl.port = String(port);
     const readPool = createPool(readUrl.toString(), 4, 'lds-test-read');
     const cfg = testConfig({ streamHeartbeatMs: 300, streamRotateMs: 120_000 });
-    const app = await buildApp(cfg, {
+    const app = await buildTestApp(cfg, {
       db: env.db.pool,
       dbRead: readPool,
       logger: false,
@@ -203,7 +202,7 @@ describe('realtime under failure', () => {
     // a second gateway with its own bus connection (its own NATS connection when NATS_URL is set)
     const cfg = testConfig({ streamHeartbeatMs: 300 });
     const ownBus = env.relayBus.kind === 'nats' ? await newBus(cfg, env.db.name) : env.relayBus;
-    const app2 = await buildApp(cfg, { db: env.db.pool, logger: false, bus: ownBus, databaseUrl: env.db.url });
+    const app2 = await buildTestApp(cfg, { db: env.db.pool, logger: false, bus: ownBus, databaseUrl: env.db.url });
     const url2 = await app2.listen({ port: 0, host: '127.0.0.1' });
     try {
       const since = (await stamped()).at(-1)!;

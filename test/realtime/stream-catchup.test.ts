@@ -6,10 +6,9 @@
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { recordChanges, type ChangeInput } from '../../src/changes/record.js';
 import { withTransaction } from '../../src/db/pool.js';
-import { testConfig } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { billOf, change, realtimeEnv, STATE_IDS, until, type Env } from './env.js';
 import { changeEvents, openStream, type RawStream } from './sse-client.js';
 
@@ -140,7 +139,7 @@ describe('stream catch-up', () => {
           [before],
         )
       ).rows[0].t;
-      app = await buildApp(testConfig(SETTINGS), {
+      app = await buildTestApp(testConfig(SETTINGS), {
         db: env.db.pool,
         logger: false,
         bus: env.relayBus,

@@ -6,9 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { revokeKey } from '../../src/keys/store.js';
-import { testConfig } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { realtimeEnv, until, type Env } from './env.js';
 import { openStream, type RawStream } from './sse-client.js';
 
@@ -105,7 +104,7 @@ describe('stream limits per key', () => {
     let app: FastifyInstance;
     let url: string;
     beforeAll(async () => {
-      app = await buildApp(testConfig(SETTINGS), {
+      app = await buildTestApp(testConfig(SETTINGS), {
         db: env.db.pool,
         logger: false,
         bus: env.relayBus,

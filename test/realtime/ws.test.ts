@@ -1,7 +1,6 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { testConfig } from '../helpers/app.js';
+import { buildTestApp, testConfig } from '../helpers/app.js';
 import { change, realtimeEnv, until, type Env } from './env.js';
 
 let env: Env;
@@ -65,7 +64,7 @@ describe('GET /v1/stream/ws', () => {
     }
   });
   it('closes promptly with an open WebSocket and a refused upgrade left behind', async () => {
-    const app = await buildApp(testConfig(), {
+    const app = await buildTestApp(testConfig(), {
       db: env.db.pool,
       logger: false,
       bus: env.relayBus,

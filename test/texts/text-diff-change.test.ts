@@ -2,15 +2,15 @@
 // TextDiff change (feed, reason filter, stream replay), recorded once per new or different result
 // and only for pairs a bill's `changes` part shows; webhooks and push mirrors send nothing for it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Background, BackgroundContext } from '../../src/background.js';
+import type { Background } from '../../src/background.js';
 import { startRelay } from '../../src/changes/relay.js';
 import { recordChanges, REASONS } from '../../src/changes/record.js';
 import { eventsAfter } from '../../src/changes/events.js';
 import { parseReason } from '../../src/changes/params.js';
 import { withTransaction } from '../../src/db/pool.js';
 import { eventsForChange } from '../../src/domain/events.js';
-import { createLogger } from '../../src/logger.js';
 import { mirrorHandler } from '../../src/mirror/handler.js';
+import type { ProcessContext } from '../../src/server.js';
 import { computePair, enqueuePair, processQueue } from '../../src/texts/store.js';
 import { runDiffRound } from '../../src/texts/worker.js';
 import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
@@ -21,7 +21,7 @@ import { waitFor } from '../helpers/wait.js';
 import { startReceiver, type Receiver } from '../webhooks/helpers.js';
 
 let t: TestApp;
-let ctx: BackgroundContext;
+let ctx: ProcessContext;
 const running: Background[] = [];
 const receivers: Receiver[] = [];
 const T = F.texts;
@@ -33,14 +33,7 @@ beforeAll(async () => {
     config: { webhookAllowedHosts: ['127.0.0.1'], webhookRetrySchedule: [0, 0.2, 0.2], relayPollMs: 50 },
   });
   await buildFixture(t.db.pool);
-  ctx = {
-    config: t.config,
-    db: t.db.pool,
-    dbRead: t.db.pool,
-    databaseUrl: t.db.url,
-    bus: t.bus,
-    log: createLogger('silent', { pretty: false }),
-  };
+  ctx = t.background();
   running.push(await startRelay(ctx));
 });
 afterAll(async () => {

@@ -4,8 +4,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Background, BackgroundContext } from '../../src/background.js';
-import { createLogger } from '../../src/logger.js';
+import type { Background } from '../../src/background.js';
+import type { ProcessContext } from '../../src/server.js';
 import { createBus } from '../../src/bus/index.js';
 import { MemoryBus } from '../../src/bus/memory.js';
 import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
@@ -17,7 +17,7 @@ import { insertBill, stampChange, startReceiver, until, verify, type Receiver } 
 import type { ChangeEvent } from '../../src/changes/events.js';
 
 let t: TestApp;
-let ctx: BackgroundContext;
+let ctx: ProcessContext;
 const running: Background[] = [];
 const receivers: Receiver[] = [];
 let nextBill = 10_950_000;
@@ -26,14 +26,7 @@ beforeAll(async () => {
   t = await testApp({
     config: { webhookAllowedHosts: ['127.0.0.1'], webhookRetrySchedule: [0, 0.2, 0.2], webhookTimeoutMs: 3000 },
   });
-  ctx = {
-    config: t.config,
-    db: t.db.pool,
-    dbRead: t.db.pool,
-    databaseUrl: t.db.url,
-    bus: t.bus,
-    log: createLogger('silent', { pretty: false }),
-  };
+  ctx = t.background();
 });
 afterEach(async () => {
   for (const b of running.splice(0)) await b.stop();

@@ -5,7 +5,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Background } from '../../src/background.js';
-import { createLogger } from '../../src/logger.js';
 import { startDispatcher } from '../../src/webhooks/queue/dispatcher.js';
 import { PER_SUBSCRIPTION, startDeliveryWorker } from '../../src/webhooks/delivery/worker.js';
 import { testApp, type TestApp } from '../helpers/app.js';
@@ -69,14 +68,7 @@ describe('delivery isolation on one origin', () => {
   };
 
   it('a healthy subscription gets every event while two hanging ones on its host hold all their slots', async () => {
-    const ctx = {
-      config: t.config,
-      db: t.db.pool,
-      dbRead: t.db.pool,
-      databaseUrl: t.db.url,
-      bus: t.bus,
-      log: createLogger('silent', { pretty: false }),
-    };
+    const ctx = t.background();
     await subscribe('/hang-a');
     await subscribe('/hang-b');
     await changes(PER_SUBSCRIPTION + 2);

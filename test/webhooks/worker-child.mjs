@@ -5,6 +5,8 @@ import { createPool } from '../../dist/db/pool.js';
 import { createLogger } from '../../dist/logger.js';
 import { MemoryBus } from '../../dist/bus/memory.js';
 import { startDeliveryWorker } from '../../dist/webhooks/delivery/worker.js';
+import { Outbound } from '../../dist/webhooks/delivery/outbound.js';
+import { deliveryKinds } from '../../dist/delivery-kinds.js';
 
 const url = process.env.DATABASE_URL;
 const config = JSON.parse(process.env.WORKER_CONFIG);
@@ -16,6 +18,8 @@ const ctx = {
   databaseUrl: url,
   bus: new MemoryBus(),
   log: createLogger('silent', { pretty: false }),
+  kinds: deliveryKinds(),
+  outbound: new Outbound({ allowedHosts: config.webhookAllowedHosts, timeoutMs: config.webhookTimeoutMs }),
 };
 await startDeliveryWorker(ctx, { pollMs: 50, leaseMarginMs: 60_000 });
 process.stdout.write('ready\n');

@@ -4,7 +4,7 @@
 import type { Config } from '../../config.js';
 import type { Pool } from '../../db/pool.js';
 import type { Logger } from '../../logger.js';
-import { handlerFor, type Rendered } from './kinds.js';
+import type { DeliveryKinds, Rendered } from './kinds.js';
 import type { Outbound, OutboundResult } from './outbound.js';
 import { logDisabled } from './disable.js';
 import type { ClaimedDelivery } from '../queue/claims.js';
@@ -23,6 +23,7 @@ export interface DeliveryContext {
   db: Pool;
   config: Config;
   outbound: Outbound;
+  kinds: DeliveryKinds;
   log?: Pick<Logger, 'warn'>;
   random?: () => number;
   /** batched completion (workers); a single statement per attempt otherwise */
@@ -41,7 +42,7 @@ export interface AttemptReport extends AttemptOutcome {
 }
 
 export async function attemptDelivery(ctx: DeliveryContext, d: ClaimedDelivery): Promise<AttemptReport> {
-  const handler = handlerFor(d.kind);
+  const handler = ctx.kinds.get(d.kind);
   const startedAt = new Date();
   let res: OutboundResult;
   let rendered: Rendered | undefined;

@@ -1,8 +1,8 @@
 // Subscription kinds register how a change becomes their deliveries, how those are rendered and
 // judged, and what secret a subscription of theirs holds; the delivery core (dispatcher, attempt,
 // routes) looks them up by the subscription's kind and knows none of them by name. Plain webhooks
-// are built in; the push-mirror registers itself (mirror/handler.ts, registerMirrorDelivery) from
-// the process root and the app, through webhooks/kit.ts, so webhooks/ never imports mirror/.
+// are built in; the process root adds the push-mirror's handler (src/delivery-kinds.ts), which it
+// builds through webhooks/kit.ts, so webhooks/ never imports mirror/.
 import type { ChangeEvent } from '../../changes/events.js';
 import type { Config } from '../../config.js';
 import type { Pool } from '../../db/pool.js';
@@ -31,6 +31,7 @@ export interface DispatchChange extends ChangeEvent {
 /** What one dispatcher batch shares between subscriptions: a change's payload per event is built once. */
 export interface DispatchContext {
   baseUrl: string;
+  kinds: DeliveryKinds;
   payloads: Map<string, string>;
 }
 
@@ -89,25 +90,31 @@ export const webhookHandler: KindHandler = {
   },
 };
 
-const kinds = new Map<string, KindHandler>([['webhook', webhookHandler]]);
-
-/** Registers (or replaces) the handler of a subscription kind; idempotent for the same handler. */
-export function registerDeliveryKind(kind: string, handler: KindHandler): void {
-  kinds.set(kind, handler);
-}
-
-/** The kind's handler, or undefined when no handler is registered in this process. */
-export function handlerFor(kind: string): KindHandler | undefined {
-  return kinds.get(kind);
-}
-
 /**
- * The kind's handler where the caller cannot go on without it. A subscription whose kind this
- * process does not know is never skipped (its deliveries would be lost): the dispatcher's batch
- * fails and is retried, a route answers 500 (the envelope shows no internals).
+ * The kinds a process sends, looked up by a subscription's kind. Built once at the process root
+ * (src/delivery-kinds.ts) and handed to the dispatcher, the worker and the app; plain webhooks are
+ * always there.
  */
-export function requireKind(kind: string): KindHandler {
-  const h = kinds.get(kind);
-  if (!h) throw new Error(`delivery kind '${kind}' is not registered in this process`);
-  return h;
+export class DeliveryKinds {
+  private readonly handlers: Map<string, KindHandler>;
+
+  constructor(others: Record<string, KindHandler> = {}) {
+    this.handlers = new Map([['webhook', webhookHandler], ...Object.entries(others)]);
+  }
+
+  /** The kind's handler, or undefined when this process does not send that kind. */
+  get(kind: string): KindHandler | undefined {
+    return this.handlers.get(kind);
+  }
+
+  /**
+   * The kind's handler where the caller cannot go on without it. A subscription whose kind this
+   * process does not know is never skipped (its deliveries would be lost): the dispatcher's batch
+   * fails and is retried, a route answers 500 (the envelope shows no internals).
+   */
+  require(kind: string): KindHandler {
+    const h = this.handlers.get(kind);
+    if (!h) throw new Error(`delivery kind '${kind}' is not known to this process`);
+    return h;
+  }
 }

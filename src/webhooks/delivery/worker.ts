@@ -18,14 +18,13 @@
 import type { Background, BackgroundContext } from '../../background.js';
 import { retryLog } from '../../db/health.js';
 import { attemptDelivery, type DeliveryContext } from './attempt.js';
-import { Outbound } from './outbound.js';
+import type { Outbound } from './outbound.js';
 import { logDisabled } from './disable.js';
 import { listen } from '../../db/listen.js';
 import { claimDue, releaseClaims, type ClaimedDelivery } from '../queue/claims.js';
 import { DELIVERY_CHANNEL } from '../queue/enqueue.js';
 import { CompletionBatcher, type AttemptOutcome } from '../queue/outcomes.js';
-import type { Resolver } from './guard.js';
-import { handlerFor, type Rendered } from './kinds.js';
+import type { DeliveryKinds, Rendered } from './kinds.js';
 import { DueTimer } from '../../jobs/due-timer.js';
 
 /** Deliveries claimed per subscription (all workers together): a hanging receiver holds at most these. */
@@ -45,7 +44,6 @@ export interface WorkerOptions {
   /** deliveries claimed ahead of free HTTP slots (default: concurrency) */
   prefetch?: number;
   leaseMarginMs?: number;
-  resolver?: Resolver;
 }
 
 export interface DeliveryWorker extends Background {
@@ -67,11 +65,18 @@ interface Queued {
   rendered?: Promise<Rendered>;
 }
 
-/** What a delivery worker needs of the process: the pool, its own session for NOTIFY, the settings. */
-export type WorkerDeps = Pick<BackgroundContext, 'db' | 'log' | 'config' | 'databaseUrl'>;
+/**
+ * What a delivery worker needs of the process: the pool, its own session for NOTIFY, the settings,
+ * the kinds it sends and the process's outbound HTTP (connections per subscription, each its own
+ * pool; the claim bounds its requests in flight). The process root owns and closes the outbound.
+ */
+export type WorkerDeps = Pick<BackgroundContext, 'db' | 'log' | 'config' | 'databaseUrl'> & {
+  kinds: DeliveryKinds;
+  outbound: Outbound;
+};
 
 export async function startDeliveryWorker(ctx: WorkerDeps, opts: WorkerOptions = {}): Promise<DeliveryWorker> {
-  const { config, db, log, databaseUrl } = ctx;
+  const { config, db, log, databaseUrl, kinds, outbound } = ctx;
   const concurrency = opts.concurrency ?? config.workerConcurrency;
   const perSub = opts.perSubscription ?? PER_SUBSCRIPTION;
   const prefetch = opts.prefetch ?? concurrency;
@@ -81,12 +86,6 @@ export async function startDeliveryWorker(ctx: WorkerDeps, opts: WorkerOptions =
   const pollMs = opts.pollMs ?? SAFETY_POLL_MS;
   // Claim in batches: a claim for every finished request would double the statements per delivery.
   const minClaim = Math.max(1, Math.floor((concurrency + prefetch) / 8));
-  // Connections per subscription, each its own pool; the claim bounds its requests in flight.
-  const outbound = new Outbound({
-    allowedHosts: config.webhookAllowedHosts,
-    timeoutMs: config.webhookTimeoutMs,
-    resolver: opts.resolver,
-  });
   let running = true;
   const stats = { claims: 0, claimed: 0, completions: 0, recorded: 0, released: 0 };
   const queue: Queued[] = [];
@@ -115,7 +114,7 @@ export async function startDeliveryWorker(ctx: WorkerDeps, opts: WorkerOptions =
     if (o.status === 'pending' && o.nextAttemptAt) retryWake.add(o.nextAttemptAt.getTime());
     return batcher.complete(d, o);
   };
-  const dctx: DeliveryContext = { db, config, outbound, log, complete };
+  const dctx: DeliveryContext = { db, config, outbound, kinds, log, complete };
   const listener = listen(databaseUrl, DELIVERY_CHANNEL, trigger, log);
   const poll = setInterval(trigger, pollMs);
 
@@ -153,7 +152,7 @@ export async function startDeliveryWorker(ctx: WorkerDeps, opts: WorkerOptions =
       const n = ahead.get(key) ?? 0;
       if (n >= RENDER_AHEAD) continue;
       ahead.set(key, n + 1);
-      const handler = q.rendered ? undefined : handlerFor(q.d.kind);
+      const handler = q.rendered ? undefined : kinds.get(q.d.kind);
       if (!handler) continue;
       q.rendered = handler.render(db, q.d, config);
       q.rendered.catch(() => undefined); // the failure is reported by the attempt that awaits it
@@ -245,7 +244,6 @@ export async function startDeliveryWorker(ctx: WorkerDeps, opts: WorkerOptions =
       await release(queue.splice(0).map((q) => q.d));
       await Promise.allSettled([...recording]);
       await batcher.flush();
-      await outbound.close();
     },
   };
 }

@@ -11,7 +11,7 @@ import { retryLog } from '../../db/health.js';
 import { withTransaction, type Pool, type PoolClient } from '../../db/pool.js';
 import { eventsForChange } from '../../domain/events.js';
 import { EVENT_COLUMNS, EVENT_FROM } from '../../changes/events.js';
-import { requireKind, type DispatchChange, type DispatchContext } from '../delivery/kinds.js';
+import type { DeliveryKinds, DispatchChange, DispatchContext } from '../delivery/kinds.js';
 import { enqueueDeliveries, type NewDelivery } from './enqueue.js';
 import { Coalescer } from '../../jobs/coalesce.js';
 
@@ -47,12 +47,12 @@ function deliveriesFor(sub: SubRow, c: DispatchChange, ctx: DispatchContext): Ne
   if (new Date(c.changed_at) < sub.created_at) return [];
   const events = eventsForChange(c.reason, c.new_status).filter((e) => sub.events.includes(e));
   if (events.length === 0 || !matchesFilters(sub, c)) return [];
-  return requireKind(sub.kind).dispatch(sub.id, c, events, ctx);
+  return ctx.kinds.require(sub.kind).dispatch(sub.id, c, events, ctx);
 }
 
 async function dispatchBatch(
   client: PoolClient,
-  baseUrl: string,
+  to: Recipients,
 ): Promise<{ processed: number; created: number; more: boolean }> {
   const { rows: st } = await client.query<{ last_seq: number }>(
     'SELECT last_seq FROM dispatcher_state WHERE id = 1 FOR UPDATE',
@@ -71,7 +71,7 @@ async function dispatchBatch(
   const { rows: subs } = await client.query<SubRow>(
     'SELECT id, kind, events, filter_states, filter_subjects, created_at FROM subscriptions WHERE active AND deleted_at IS NULL',
   );
-  const ctx: DispatchContext = { baseUrl, payloads: new Map() };
+  const ctx: DispatchContext = { ...to, payloads: new Map() };
   const rows: NewDelivery[] = [];
   let taken = 0;
   while (taken < changes.length && rows.length < MAX_ROWS) {
@@ -86,8 +86,11 @@ async function dispatchBatch(
   return { processed: taken, created, more: taken < changes.length || changes.length === BATCH };
 }
 
+/** What dispatching needs besides the database: the public base URL of payloads and the kinds this process sends. */
+export type Recipients = Pick<DispatchContext, 'baseUrl' | 'kinds'>;
+
 /** Dispatches everything after the cursor; returns deliveries created. Safe to call concurrently. */
-export async function catchUp(db: Pool, baseUrl: string): Promise<number> {
+export async function catchUp(db: Pool, to: Recipients): Promise<number> {
   let total = 0;
   // Most calls (polls, wake-ups for changes already dispatched) find nothing: one statement then,
   // not a transaction of five.
@@ -98,7 +101,7 @@ export async function catchUp(db: Pool, baseUrl: string): Promise<number> {
   for (;;) {
     const result = await withTransaction(db, async (client) => {
       const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [LOCK_KEY]);
-      return rows[0].ok ? dispatchBatch(client, baseUrl) : undefined;
+      return rows[0].ok ? dispatchBatch(client, to) : undefined;
     });
     if (!result) return total;
     total += result.created;
@@ -111,7 +114,7 @@ export interface DispatcherOptions {
 }
 
 /** What the dispatcher needs of the process: the pool, the bus that wakes it, the public base URL. */
-export type DispatcherDeps = Pick<BackgroundContext, 'db' | 'bus' | 'log' | 'config'>;
+export type DispatcherDeps = Pick<BackgroundContext, 'db' | 'bus' | 'log' | 'config'> & { kinds: DeliveryKinds };
 
 export async function startDispatcher(ctx: DispatcherDeps, opts: DispatcherOptions = {}): Promise<Background> {
   const { db, log, config } = ctx;
@@ -120,7 +123,7 @@ export async function startDispatcher(ctx: DispatcherDeps, opts: DispatcherOptio
   // One catch-up at a time, and one more if anything arrived meanwhile.
   const catchUps = new Coalescer(
     async () => {
-      await catchUp(db, config.publicBaseUrl);
+      await catchUp(db, { baseUrl: config.publicBaseUrl, kinds: ctx.kinds });
       failures.ok();
     },
     (err) => failures.failed(err),

@@ -7,7 +7,6 @@ import { clampLimit, checkOffset, LimitParam, OffsetParam, PaginationSchema, pag
 import { parseTimestamp } from '../../http/params.js';
 import { errorResponses } from '../../http/schemas.js';
 import { attemptDelivery, type DeliveryContext } from '../delivery/attempt.js';
-import { requireKind } from '../delivery/kinds.js';
 import { enqueueDeliveries, newMessageId, notifyWorkers } from '../queue/enqueue.js';
 import { PAYLOAD_VERSION } from '../queue/events.js';
 import { callerKey, callerSubscription } from './key.js';
@@ -48,7 +47,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ dctx: () => DeliveryCon
             event_type: 'test',
             bill_id: null,
             payload: JSON.stringify(payload),
-            target: requireKind(sub.kind).testTarget,
+            target: app.kinds.require(sub.kind).testTarget,
             is_test: true,
           },
         ],

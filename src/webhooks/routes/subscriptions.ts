@@ -6,7 +6,6 @@ import { callerKey, callerSubscription } from './key.js';
 import { CreatedSubscription, IdParams, PAYLOAD_DOC, SubscriptionBody, SubscriptionSchema } from './schemas.js';
 import { DISABLE_RULE_DOC } from '../delivery/disable.js';
 import { generateSecret } from '../delivery/signing.js';
-import { requireKind } from '../delivery/kinds.js';
 import {
   createSubscription,
   deleteSubscription,
@@ -128,7 +127,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req) => {
       const sub = await callerSubscription(req, req.params.id, { active: true });
-      const secret = requireKind(sub.kind).newSecret();
+      const secret = app.kinds.require(sub.kind).newSecret();
       const row = await rotateSecret(app.db, sub, secret, app.config.webhookSecretOverlapSeconds ?? 86_400);
       return { data: publicSubscription(row), secret };
     },
