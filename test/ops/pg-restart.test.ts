@@ -25,6 +25,7 @@ import { createLogger } from '../../src/logger.js';
 import { eventsForChange } from '../../src/domain/events.js';
 import { ResumingSseClient } from '../helpers/resuming-sse.js';
 import { ensureBuilt } from '../helpers/build.js';
+import { lockTable } from '../helpers/locks.js';
 import { waitFor } from '../helpers/wait.js';
 
 const RESTARTS = 10;
@@ -123,6 +124,8 @@ describe('PostgreSQL restarts under load', () => {
   const received = new Set<string>(); // webhook payload ids (evt_<change>_<type>)
   let posts = 0; // deliveries received, repeats included (at-least-once: a repeat is allowed)
   let env: NodeJS.ProcessEnv;
+  /** ends the pause of the server's diff worker (the test's last reads) */
+  let resumeDiffs: (() => Promise<void>) | undefined;
 
   const stopDb = (mode: 'fast' | 'immediate') => controlEmbedded(dataDir, { stop: mode }, silent);
   const startDb = () => controlEmbedded(dataDir, { start: pg.port }, silent);
@@ -170,6 +173,7 @@ describe('PostgreSQL restarts under load', () => {
   afterAll(async () => {
     if (server?.child.exitCode === null) server.child.kill('SIGKILL');
     receiver?.close();
+    await resumeDiffs?.().catch(() => undefined);
     await pool?.end().catch(() => undefined);
     await startDb().catch(() => undefined); // a failed test may leave it stopped; pg.stop() needs it up
     await pg?.stop();
@@ -320,6 +324,9 @@ describe('PostgreSQL restarts under load', () => {
 
     writing = false;
     await writer;
+    // The diff worker is still turning the seed's text pairs into TextDiff changes: held here (its
+    // queue locked; a pair in progress commits first), so the changes read below are all there are.
+    resumeDiffs = await lockTable(pool, 'text_diff_queue');
     await until(
       'every change to be stamped',
       async () => (await pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
@@ -347,6 +354,8 @@ describe('PostgreSQL restarts under load', () => {
     await requests;
     client.stop();
     wsClient.stop();
+    await resumeDiffs();
+    resumeDiffs = undefined;
 
     if (process.env.PG_RESTART_LOG) await fs.writeFile(process.env.PG_RESTART_LOG, server.log.join('\n'));
     console.log(
