@@ -22,6 +22,8 @@ const SCHEMA = `
   ${Object.values(TABLES)
     .map(([t, id]) => `CREATE TABLE IF NOT EXISTS ${t} (id text PRIMARY KEY, data jsonb NOT NULL); -- ${id}`)
     .join('\n  ')}
+  -- the bills of a session, counted to choose how to re-fetch them (run.ts)
+  CREATE INDEX IF NOT EXISTS lds_bills_session ON lds_bills (((data->>'session_id')::int));
   CREATE TABLE IF NOT EXISTS lds_sync_state (
     id int PRIMARY KEY CHECK (id = 1),
     source text NOT NULL,
@@ -83,4 +85,19 @@ export async function heldRollCalls(c: pg.ClientBase, ids: number[]): Promise<Se
     ids.map(String),
   ]);
   return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** Of these bill ids, those held, each with its session and how many bills the copy holds of that session. */
+export async function billSessions(
+  c: pg.ClientBase,
+  ids: number[],
+): Promise<Array<{ id: number; session_id: number; bills: number }>> {
+  const { rows } = await c.query<{ id: number; session_id: number; bills: number }>(
+    `WITH w AS (SELECT id::int AS id, (data->>'session_id')::int AS session_id FROM lds_bills WHERE id = ANY($1::text[])),
+          n AS (SELECT s.session_id, (SELECT count(*)::int FROM lds_bills b WHERE (b.data->>'session_id')::int = s.session_id) AS bills
+                FROM (SELECT DISTINCT session_id FROM w WHERE session_id IS NOT NULL) s)
+     SELECT w.id, w.session_id, n.bills FROM w JOIN n USING (session_id)`,
+    [ids.map(String)],
+  );
+  return rows;
 }
