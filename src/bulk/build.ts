@@ -3,28 +3,19 @@
 // their CSV tables (csv.ts), from one pass over the records; the others are unchanged at this
 // snapshot, so their files move to its cursor as they are. The all-in-one NDJSON download is the
 // concatenation of the members (a valid gzip file: RFC 1952 members), the CSV zips are laid out
-// from the tables' files at request time (zip.ts).
+// from the tables' files at request time (zip.ts). The jurisdictions are written by lanes that
+// share the snapshot (lanes.ts), on worker threads in the compiled service.
 import { createHash } from 'node:crypto';
-import { createGzip } from 'node:zlib';
-import type { Pool, Queryable } from '../db/pool.js';
+import type { Pool, PoolClient } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { withSnapshot } from './snapshot.js';
-import {
-  chunkSink,
-  cleanup,
-  createFile,
-  currentFiles,
-  finishFile,
-  openSink,
-  publish,
-  type StoredFile,
-} from './store.js';
-import { CsvTablesWriter } from './csv.js';
+import { cleanup, currentFiles, publish, type StoredFile } from './store.js';
 import { tablesOf } from './tables.js';
-import { globalRecords, jurisdictionRecords, RECORD_TYPES, type BulkRecord, type Jurisdiction } from './records.js';
+import { globalRecords, type BulkRecord } from './records.js';
+import { GLOBAL_SCOPE, writeScope } from './scope.js';
+import { writeJurisdictions, type Target } from './lanes.js';
 
-/** Scope of the nationwide records (topics). */
-export const GLOBAL_SCOPE = 'global';
+export { GLOBAL_SCOPE } from './scope.js';
 /** How long a superseded file stays readable for downloads that started on it. */
 export const RETAIN_MS = 60 * 60 * 1000;
 
@@ -45,6 +36,7 @@ const SIGNATURE_SQL = `
     UNION ALL SELECT s.state_id, 'candidates', count(*), sum(c.xmin::text::bigint) FROM candidates c JOIN states s ON s.state_abbr::text = c.state GROUP BY s.state_id
   )
   SELECT s.state_id, s.state_abbr::text AS state_abbr,
+    coalesce(sum(v.n) FILTER (WHERE v.t = 'bills'), 0)::int AS bills,
     md5(coalesce(string_agg(v.t || ':' || v.n || ':' || v.x, ',' ORDER BY v.t), '')) AS signature
   FROM states s LEFT JOIN v ON v.state_id = s.state_id GROUP BY s.state_id, s.state_abbr ORDER BY s.state_abbr`;
 
@@ -54,8 +46,9 @@ function hasEveryTable(files: StoredFile[], scope: string): boolean {
   return tablesOf(scope === GLOBAL_SCOPE).every((t) => have.has(t.name));
 }
 
-interface Target extends Jurisdiction {
-  signature: string;
+interface Candidate extends Target {
+  /** its bill count (lanes take the largest first) */
+  bills: number;
 }
 
 export interface BuildResult {
@@ -67,75 +60,48 @@ export interface BuildResult {
 }
 
 /**
- * The records, the next batch read while the consumer writes this one: PostgreSQL's work (the
- * snapshot's queries) and this process's (serialising, compressing) overlap instead of alternating.
- */
-async function* oneAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
-  const it = source[Symbol.asyncIterator]();
-  let next = it.next();
-  try {
-    for (;;) {
-      const r = await next;
-      if (r.done) return;
-      next = it.next();
-      next.catch(() => undefined); // awaited on the next turn; a consumer that stops early drops it
-      yield r.value;
-    }
-  } finally {
-    await next.catch(() => undefined);
-    await it.return?.(undefined);
-  }
-}
-
-/**
- * Writes a scope's files from one pass over its records: the NDJSON (one gzip member) and its
- * CSV tables. Returns their file ids.
- */
-export async function writeScope(
-  store: Queryable,
-  scope: string,
-  signature: string,
-  records: AsyncIterable<BulkRecord[]>,
-  signal?: AbortSignal,
-): Promise<number[]> {
-  const fileId = await createFile(store, scope, signature);
-  const ndjson = openSink(createGzip(), chunkSink(store, fileId));
-  const csv = await CsvTablesWriter.create(store, scope, signature, tablesOf(scope === GLOBAL_SCOPE));
-  const counts: Record<string, number> = {};
-  try {
-    for await (const batch of oneAhead(records)) {
-      signal?.throwIfAborted();
-      if (batch.length === 0) continue;
-      let text = '';
-      for (const r of batch) {
-        const name = RECORD_TYPES[r.type];
-        counts[name] = (counts[name] ?? 0) + 1;
-        // JSON.stringify({ type, data }) byte for byte (type is a bare word), without a wrapper object per record
-        text += `{"type":"${r.type}","data":${JSON.stringify(r.data)}}\n`;
-      }
-      await Promise.all([ndjson.write(text), csv.write(batch)]);
-    }
-    const [size, csvIds] = await Promise.all([ndjson.end(), csv.finish()]);
-    await finishFile(store, fileId, size, counts);
-    return [fileId, ...csvIds];
-  } catch (err) {
-    ndjson.destroy(err as Error);
-    csv.destroy(err as Error);
-    throw err;
-  }
-}
-
-/**
  * One build: takes a snapshot, rebuilds the changed jurisdictions (all of them with `force`) and
  * publishes them, every current file moving to the snapshot's cursor. Reads run on one client of
  * `pool` inside the snapshot; the bytes are written through other connections of `pool`. An
  * aborted build publishes nothing (its unfinished files are removed by the next one).
  */
-export async function buildSnapshots(
+export interface BuildOptions {
+  force?: boolean;
+  signal?: AbortSignal;
+  /** the database's URL: lanes on worker threads open connections of their own (none: lanes in this thread) */
+  databaseUrl?: string;
+  /** how many lanes write jurisdictions at once (default lanes.ts LANES) */
+  lanes?: number;
+}
+
+/**
+ * Writes the targets' files in lanes reading the snapshot of `client`'s transaction, exported to
+ * them; returns the new file ids.
+ */
+export async function writeInSnapshot(
   pool: Pool,
+  client: PoolClient,
+  targets: Target[],
   log: Logger,
-  opts: { force?: boolean; signal?: AbortSignal } = {},
-): Promise<BuildResult> {
+  opts: BuildOptions = {},
+): Promise<number[]> {
+  if (targets.length === 0) return [];
+  const { rows } = await client.query<{ id: string }>('SELECT pg_export_snapshot() AS id');
+  const fresh: number[] = [];
+  await writeJurisdictions(
+    pool,
+    rows[0].id,
+    targets,
+    (b) => {
+      fresh.push(...b.fileIds);
+      log.debug({ scope: b.scope }, 'bulk file written');
+    },
+    opts,
+  );
+  return fresh;
+}
+
+export async function buildSnapshots(pool: Pool, log: Logger, opts: BuildOptions = {}): Promise<BuildResult> {
   await cleanup(pool, RETAIN_MS);
   const files = await currentFiles(pool);
   const current = new Map(files.filter((f) => f.format === 'ndjson').map((f) => [f.scope, f]));
@@ -143,7 +109,7 @@ export async function buildSnapshots(
   const client = await pool.connect();
   try {
     return await withSnapshot(client, async (snap) => {
-      const states = (await client.query<Target>(SIGNATURE_SQL)).rows;
+      const states = (await client.query<Candidate>(SIGNATURE_SQL)).rows;
       const cursors = [...current.values()].map((f) => f.feed_cursor).sort();
       // Bills whose change rows move no bill row (a new text, vote or amendment) show in the change log.
       const logged =
@@ -163,11 +129,8 @@ export async function buildSnapshots(
           opts.force || !prev || prev.signature !== s.signature || logged.has(s.state_id) || !complete(s.state_abbr)
         );
       });
-      const fresh: number[] = [];
-      for (const t of targets) {
-        fresh.push(...(await writeScope(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t), opts.signal)));
-        log.debug({ scope: t.state_abbr }, 'bulk file written');
-      }
+      const largestFirst = [...targets].sort((a, b) => b.bills - a.bills);
+      const fresh = await writeInSnapshot(pool, client, largestFirst, log, opts);
       // The nationwide member is small: rebuilt when its content differs.
       const topics: BulkRecord[][] = [];
       for await (const batch of globalRecords(client)) topics.push(batch);

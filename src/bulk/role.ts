@@ -41,7 +41,7 @@ export async function startBulk(ctx: BulkDeps): Promise<Background> {
       const seconds = await age();
       if (seconds !== undefined && seconds < config.bulkInterval) return;
       const started = Date.now();
-      const r = await buildSnapshots(db, log, { signal: abort.signal });
+      const r = await buildSnapshots(db, log, { signal: abort.signal, databaseUrl: ctx.databaseUrl });
       log.info(
         { cursor: r.cursor, built: r.built.length, bytes: r.bytes, ms: Date.now() - started },
         'bulk files built',

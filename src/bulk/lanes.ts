@@ -1,0 +1,157 @@
+// The jurisdictions of one build, written by lanes that share the build's snapshot: the snapshot's
+// transaction exports it (pg_export_snapshot) and each lane reads in a transaction of its own
+// that imports it (SET TRANSACTION SNAPSHOT), so every lane sees exactly the same database as
+// the snapshot that gave the cursor. A lane takes the next jurisdiction when it finished one.
+//
+// The compiled service runs each lane on a worker thread with its own connections: serialising
+// and compressing a jurisdiction is CPU work, and two lanes keep two cores busy (and the main
+// thread free to serve requests) where one thread alternated with PostgreSQL. Under the
+// TypeScript sources (tests), or without a database URL, the lanes run in the calling thread on
+// connections of its pool: the same snapshot import, the same files.
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Pool, PoolClient } from '../db/pool.js';
+import { jurisdictionRecords, type Jurisdiction } from './records.js';
+import { writeScope } from './scope.js';
+
+export interface Target extends Jurisdiction {
+  signature: string;
+}
+
+/** What a lane reports when it wrote a jurisdiction's files. */
+export interface Built {
+  scope: string;
+  fileIds: number[];
+}
+
+/**
+ * Lanes of a build: at most two (each one more V8 heap in the process, and the builder runs beside
+ * the service's own work), fewer on one core.
+ */
+export const LANES = Math.max(1, Math.min(2, os.availableParallelism()));
+
+/**
+ * V8 limits of a lane's thread (MiB). A batch's rows and text are short-lived: a young generation
+ * of 16 MiB semi-spaces lets them die there instead of being promoted and collected by full
+ * collections. The old generation holds only the app's modules and what is in flight.
+ */
+export const THREAD_LIMITS = { maxYoungGenerationSizeMb: 48, maxOldGenerationSizeMb: 256 };
+
+/** A snapshot id as pg_export_snapshot returns it (hex words and dashes), checked before it is put into SQL. */
+const SNAPSHOT_ID = /^[0-9A-F]+(-[0-9A-F]+)+$/i;
+
+/** Starts a transaction on `client` that reads the exported snapshot `snapshotId`. */
+export async function importSnapshot(client: Pick<PoolClient, 'query'>, snapshotId: string): Promise<void> {
+  if (!SNAPSHOT_ID.test(snapshotId)) throw new Error(`bulk: not a snapshot id: ${snapshotId}`);
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  await client.query(`SET TRANSACTION SNAPSHOT '${snapshotId}'`);
+}
+
+/**
+ * One lane: reads in the imported snapshot on one client of `pool`, writes the files through the
+ * pool's other connections, until `next` has no jurisdiction left.
+ */
+export async function runLane(
+  pool: Pool,
+  snapshotId: string,
+  next: () => Promise<Target | undefined>,
+  built: (b: Built) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await importSnapshot(client, snapshotId);
+    for (let t = await next(); t; t = await next()) {
+      const fileIds = await writeScope(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t), signal);
+      built({ scope: t.state_abbr, fileIds });
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** Messages between a lane's thread (build-thread.ts) and the builder. */
+export type ThreadMessage = { type: 'next' } | ({ type: 'built' } & Built) | { type: 'done' };
+export interface ThreadInput {
+  databaseUrl: string;
+  snapshotId: string;
+}
+
+export interface LaneOptions {
+  /** the database's URL (threads open their own connections); none: lanes in this thread */
+  databaseUrl?: string;
+  /** how many lanes (default LANES) */
+  lanes?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Writes the targets' files in lanes reading the exported snapshot `snapshotId` (which the
+ * caller's transaction keeps valid until this resolves). Calls `built` as each jurisdiction is
+ * done. On a failure (or abort) every lane stops and the promise rejects; files left unfinished
+ * stay in status building, which the next build's cleanup removes.
+ */
+export async function writeJurisdictions(
+  pool: Pool,
+  snapshotId: string,
+  targets: Target[],
+  built: (b: Built) => void,
+  opts: LaneOptions = {},
+): Promise<void> {
+  // in the order given (the builder puts the largest first); each lane pulls the next
+  const queue = [...targets];
+  const next = async () => queue.shift();
+  const lanes = Math.max(1, Math.min(opts.lanes ?? LANES, targets.length));
+  if (targets.length === 0) return;
+  if (!opts.databaseUrl || import.meta.url.endsWith('.ts')) {
+    // in this thread: a failing lane stops the others at their next batch
+    const stop = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, stop.signal]) : stop.signal;
+    await Promise.all(
+      Array.from({ length: lanes }, () =>
+        runLane(pool, snapshotId, next, built, signal).catch((err) => {
+          stop.abort(err);
+          throw err;
+        }),
+      ),
+    );
+    return;
+  }
+  const threads: Worker[] = [];
+  const stopAll = () => Promise.all(threads.map((w) => w.terminate()));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let running = lanes;
+      const fail = (err: unknown) => {
+        reject(err);
+        void stopAll();
+      };
+      opts.signal?.throwIfAborted();
+      opts.signal?.addEventListener('abort', () => fail(opts.signal!.reason), { once: true });
+      for (let i = 0; i < lanes; i++) {
+        const w = new Worker(new URL('./build-thread.js', import.meta.url), {
+          workerData: { databaseUrl: opts.databaseUrl!, snapshotId } satisfies ThreadInput,
+          resourceLimits: THREAD_LIMITS,
+        });
+        threads.push(w);
+        let done = false;
+        w.on('message', (m: ThreadMessage) => {
+          if (m.type === 'next') w.postMessage(queue.shift() ?? null);
+          else if (m.type === 'built') built({ scope: m.scope, fileIds: m.fileIds });
+          else done = true;
+        });
+        w.on('error', fail);
+        w.on('exit', (code) => {
+          if (!done) return fail(new Error(`bulk build thread exited with code ${code} before it finished`));
+          if (--running === 0) resolve();
+        });
+      }
+    });
+  } finally {
+    await stopAll();
+  }
+}
