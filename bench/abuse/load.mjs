@@ -47,9 +47,11 @@ async function schedule(perSecond, pathOf, tag) {
       })
         .then(async (res) => {
           await res.body.dump();
-          results.push({ tag, status: res.statusCode, ms: performance.now() - t0 });
+          results.push({ tag, status: res.statusCode, ms: performance.now() - t0, at: t0 - start });
         })
-        .catch((err) => results.push({ tag, status: 0, ms: performance.now() - t0, error: err.code ?? err.message })),
+        .catch((err) =>
+          results.push({ tag, status: 0, ms: performance.now() - t0, at: t0 - start, error: err.code ?? err.message }),
+        ),
     );
   }
 }

@@ -9,7 +9,10 @@
 // every protection off, and candidate settings), in the same run. Server (api, stream and relay
 // roles, as shipped), each tenant's load, the streams and the writer run in separate processes.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres flock /work/bench.lock node bench/abuse/run.mjs \
-//     [--seconds 20] [--setups shipped,unprotected] [--out bench/results/abuse.json]
+//     [--seconds 20] [--setups shipped,no_pacing] [--rounds 1] [--cpu-prof DIR] [--out bench/results/abuse.json]
+// --rounds N runs the setups N times in turn (shipped, no_pacing, shipped, ...), so each pair is
+// measured side by side on the same loaded machine; --cpu-prof writes a V8 CPU profile of each
+// server process to DIR (the profile of the whole setup, both phases).
 // Needs `npm run build`; creates (once) and reuses the database lds_abuse_bench (about a minute to seed).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +31,8 @@ const { values: args } = parseArgs({
     streams: { type: 'string', default: '520' },
     setups: { type: 'string' },
     out: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -69,7 +74,15 @@ async function startServer(env) {
   // in-process bus (no NATS_URL), so the streams, the searches and the cheap reads share one server.
   const child = spawn(
     process.execPath,
-    [path.join(root, 'bin/lds.js'), 'serve', '--role', 'api,stream,relay', '--port', String(port)],
+    [
+      ...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`] : []),
+      path.join(root, 'bin/lds.js'),
+      'serve',
+      '--role',
+      'api,stream,relay',
+      '--port',
+      String(port),
+    ],
     {
       env: {
         PATH: process.env.PATH,
@@ -97,6 +110,7 @@ async function startServer(env) {
   }
   return {
     base,
+    pid: child.pid,
     stop: () =>
       new Promise((r) => {
         child.once('exit', r);
@@ -152,6 +166,34 @@ async function startWriter() {
   };
 }
 
+// CPU seconds (user + system) of a process from /proc, and of this database's PostgreSQL backends
+// (the server's pooled connections live for the whole setup). On a machine shared with other work,
+// latency moves with everyone's load; the CPU a phase costs the server and the database much less.
+const TICKS = 100; // USER_HZ on Linux
+function cpuOfPid(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICKS;
+  } catch {
+    return 0; // gone
+  }
+}
+async function pgCpu() {
+  const p = createPool(url, 1, 'lds-bench-cpu');
+  const { rows } = await p.query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+  await p.end();
+  return new Map(rows.map((r) => [r.pid, cpuOfPid(r.pid)]));
+}
+async function cpuNow(serverPid) {
+  return { server: cpuOfPid(serverPid), pg: await pgCpu() };
+}
+function cpuSince(before, after) {
+  let pg = 0;
+  for (const [pid, s] of after.pg) pg += s - (before.pg.get(pid) ?? 0);
+  return { server_s: Math.round((after.server - before.server) * 10) / 10, pg_s: Math.round(pg * 10) / 10 };
+}
+
 function pct(sorted, p) {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null;
 }
@@ -160,6 +202,14 @@ function split(results) {
     read: stats(results.filter((r) => r.tag === 'read')),
     health: stats(results.filter((r) => r.tag === 'health')),
   };
+}
+function maxBySecond(results) {
+  const out = [];
+  for (const r of results) {
+    const s = Math.floor((r.at ?? 0) / 1000);
+    out[s] = Math.max(out[s] ?? 0, Math.round(r.ms));
+  }
+  return Array.from(out, (v) => v ?? 0);
 }
 function stats(results) {
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);
@@ -170,6 +220,9 @@ function stats(results) {
     p50_ms: Math.round(pct(ms, 50)),
     p99_ms: Math.round(pct(ms, 99)),
     max_ms: Math.round(ms.at(-1) ?? 0),
+    // the slowest answer among the requests sent in each second of the phase: shows whether the
+    // tail is one stall (e.g. while 500 streams connect) or spread over the phase
+    max_ms_by_second: maxBySecond(results),
     statuses,
     '5xx': results.filter((r) => r.status >= 500).length,
     errors: results.filter((r) => r.status === 0).length,
@@ -186,15 +239,33 @@ const UNPROTECTED = {
 };
 // The defaults before this benchmark's fixes: every read, expensive or not, and every stream
 // catch-up on one read pool, PostgreSQL's own parallel query (2 workers per statement), and a
-// key's streams all catching up at once.
+// key's streams all catching up at once, as fast as their clients read.
 const BEFORE = {
   EXPENSIVE_READ_POOL_SIZE: '0',
   STREAM_REPLAY_POOL_SIZE: '0',
   READ_PARALLEL_WORKERS: '2',
   STREAM_REPLAYS_PER_KEY: '0',
+  STREAM_REPLAY_EVENTS_PER_SEC: '0',
 };
 const ALL_SETUPS = {
   shipped: { label: 'as shipped (defaults)', env: {} },
+  no_pacing: {
+    label: "defaults, but a key's replays unpaced (as fast as the clients read)",
+    env: { STREAM_REPLAY_EVENTS_PER_SEC: '0' },
+  },
+  pace_250: {
+    label: "defaults, with a key's replays paced at 250 events/s",
+    env: { STREAM_REPLAY_EVENTS_PER_SEC: '250' },
+  },
+  pace_5000: {
+    label: "defaults, with a key's replays paced at 5,000 events/s",
+    env: { STREAM_REPLAY_EVENTS_PER_SEC: '5000' },
+  },
+  no_streams: {
+    label: 'defaults, the noisy tenant without its streams (searches only)',
+    env: {},
+    streams: 0,
+  },
   no_turns: { label: 'defaults, but every stream of a key catches up at once', env: { STREAM_REPLAYS_PER_KEY: '0' } },
   turns_only: {
     label: 'the defaults before, with 2 catch-ups per key at a time',
@@ -219,7 +290,7 @@ const ALL_SETUPS = {
     env: { ...BEFORE, ...UNPROTECTED },
   },
 };
-const chosen = (args.setups ?? 'shipped,no_turns,turns_only,parallel_on,before,unprotected').split(',');
+const chosen = (args.setups ?? 'shipped,no_pacing').split(',');
 const setups = Object.fromEntries(
   chosen.map((k) => {
     if (!ALL_SETUPS[k]) throw new Error(`unknown setup ${k}; known: ${Object.keys(ALL_SETUPS).join(', ')}`);
@@ -258,43 +329,52 @@ out.change_log = await (async () => {
   return n;
 })();
 await drain();
-for (const [name, setup] of Object.entries(setups)) {
-  const server = await startServer(setup.env);
-  const writer = await startWriter();
-  // warms the caches the way the first phase would otherwise do for the second
-  await load(server.base, 'quiet', quietKey, QUIET_RATE);
-  const loadAlone = os.loadavg()[0];
-  const alone = await load(server.base, 'quiet', quietKey, QUIET_RATE);
-  const [beside, noisy, noisyStreams] = await Promise.all([
-    load(server.base, 'quiet', quietKey, QUIET_RATE),
-    load(server.base, 'noisy', noisyKey, NOISY_RATE),
-    streams(server.base, noisyKey, STREAMS),
-  ]);
-  const loadBeside = os.loadavg()[0];
-  const { written } = await writer.stop();
-  await server.stop();
-  // PostgreSQL only notices a vanished client when it next writes to it: statements of the stopped
-  // server (the baseline's run for minutes) would otherwise load the next setup's measurements.
-  await drain();
-  const run = {
-    label: setup.label,
-    env: setup.env,
-    load1_alone: Math.round(loadAlone * 100) / 100,
-    load1_beside: Math.round(loadBeside * 100) / 100,
-    quiet_alone: split(alone.results),
-    quiet_beside_noisy: split(beside.results),
-    noisy_searches: stats(noisy.results),
-    noisy_streams: noisyStreams,
-    changes_written: written,
-  };
-  run.p99_ratio = Math.round((run.quiet_beside_noisy.read.p99_ms / run.quiet_alone.read.p99_ms) * 100) / 100;
-  run.health_p99_ratio =
-    Math.round((run.quiet_beside_noisy.health.p99_ms / Math.max(1, run.quiet_alone.health.p99_ms)) * 100) / 100;
-  out.runs[name] = run;
-  console.error(
-    `${name}: read p99 ${run.quiet_alone.read.p99_ms} -> ${run.quiet_beside_noisy.read.p99_ms} ms (${run.p99_ratio}x), health p99 ${run.quiet_alone.health.p99_ms} -> ${run.quiet_beside_noisy.health.p99_ms} ms, streams ${JSON.stringify(noisyStreams.statuses)}`,
-  );
-}
+const ROUNDS = Number(args.rounds);
+out.rounds = ROUNDS;
+for (let round = 1; round <= ROUNDS; round++)
+  for (const [setupName, setup] of Object.entries(setups)) {
+    const name = ROUNDS > 1 ? `${setupName}#${round}` : setupName;
+    const server = await startServer(setup.env);
+    const writer = await startWriter();
+    // warms the caches the way the first phase would otherwise do for the second
+    await load(server.base, 'quiet', quietKey, QUIET_RATE);
+    const loadAlone = os.loadavg()[0];
+    const cpu0 = await cpuNow(server.pid);
+    const alone = await load(server.base, 'quiet', quietKey, QUIET_RATE);
+    const cpu1 = await cpuNow(server.pid);
+    const [beside, noisy, noisyStreams] = await Promise.all([
+      load(server.base, 'quiet', quietKey, QUIET_RATE),
+      load(server.base, 'noisy', noisyKey, NOISY_RATE),
+      setup.streams === 0 ? null : streams(server.base, noisyKey, STREAMS),
+    ]);
+    const loadBeside = os.loadavg()[0];
+    const cpu2 = await cpuNow(server.pid);
+    const { written } = await writer.stop();
+    await server.stop();
+    // PostgreSQL only notices a vanished client when it next writes to it: statements of the stopped
+    // server (the baseline's run for minutes) would otherwise load the next setup's measurements.
+    await drain();
+    const run = {
+      label: setup.label,
+      env: setup.env,
+      load1_alone: Math.round(loadAlone * 100) / 100,
+      load1_beside: Math.round(loadBeside * 100) / 100,
+      quiet_alone: split(alone.results),
+      quiet_beside_noisy: split(beside.results),
+      noisy_searches: stats(noisy.results),
+      noisy_streams: noisyStreams,
+      changes_written: written,
+      cpu_alone: cpuSince(cpu0, cpu1),
+      cpu_beside: cpuSince(cpu1, cpu2),
+    };
+    run.p99_ratio = Math.round((run.quiet_beside_noisy.read.p99_ms / run.quiet_alone.read.p99_ms) * 100) / 100;
+    run.health_p99_ratio =
+      Math.round((run.quiet_beside_noisy.health.p99_ms / Math.max(1, run.quiet_alone.health.p99_ms)) * 100) / 100;
+    out.runs[name] = run;
+    console.error(
+      `${name}: read p99 ${run.quiet_alone.read.p99_ms} -> ${run.quiet_beside_noisy.read.p99_ms} ms (${run.p99_ratio}x), health p99 ${run.quiet_alone.health.p99_ms} -> ${run.quiet_beside_noisy.health.p99_ms} ms, streams ${JSON.stringify(noisyStreams?.statuses)} ${noisyStreams?.events ?? 0} events, load ${run.load1_alone}/${run.load1_beside}, cpu s server ${run.cpu_alone.server_s}/${run.cpu_beside.server_s} pg ${run.cpu_alone.pg_s}/${run.cpu_beside.pg_s}`,
+    );
+  }
 out.loadavg_after = loadavg();
 
 const rows = Object.entries(out.runs).map(([name, r]) => ({
@@ -309,8 +389,10 @@ const rows = Object.entries(out.runs).map(([name, r]) => ({
     r.quiet_alone.health['5xx'] +
     r.quiet_beside_noisy.health['5xx'],
   searches: JSON.stringify(r.noisy_searches.statuses),
-  streams: JSON.stringify(r.noisy_streams.statuses),
+  streams: r.noisy_streams ? `${JSON.stringify(r.noisy_streams.statuses)} ${r.noisy_streams.events} ev` : '-',
   load1: `${r.load1_alone} / ${r.load1_beside}`,
+  'server cpu s': `${r.cpu_alone.server_s} / ${r.cpu_beside.server_s}`,
+  'pg cpu s': `${r.cpu_alone.pg_s} / ${r.cpu_beside.pg_s}`,
 }));
 console.table(rows);
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });

@@ -71,8 +71,10 @@ await new Promise((r) => setTimeout(r, Math.max(0, until - Date.now())));
 const held = open.size;
 for (const req of open) req.destroy();
 const firsts = out.first_event_ms.sort((a, b) => a - b);
+const cpu = process.cpuUsage();
 process.send({
   ...out,
+  client_cpu_s: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   first_event_ms: undefined,
   held_at_end: held,
   first_event_p50_ms: Math.round(firsts[Math.floor(firsts.length / 2)] ?? 0),
