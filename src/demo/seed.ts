@@ -51,8 +51,8 @@ const SOURCED_TABLES = ['bills', 'sessions', 'people', 'committees'];
 
 async function clearDemo(c: PoolClient): Promise<void> {
   for (const t of SOURCED_TABLES) {
-    const { rows } = await c.query(`SELECT 1 FROM ${t} WHERE source <> 'demo' LIMIT 1`);
-    if (rows.length)
+    const { rowCount } = await c.query(`SELECT 1 FROM ${t} WHERE source <> 'demo' LIMIT 1`);
+    if (rowCount)
       throw new Error(
         `the database holds imported data (${t} with source other than 'demo'); seed the demo corpus into a separate database`,
       );
@@ -167,10 +167,10 @@ export async function seed(db: Pool, opts: SeedOptions = {}): Promise<SeedResult
     // than the default pglz (where the server has it).
     await c.query(`SET LOCAL synchronous_commit = off`);
     await c.query(`SET LOCAL maintenance_work_mem = '256MB'`);
-    const { rows: lz4 } = await c.query(
+    const { rowCount: lz4 } = await c.query(
       `SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)`,
     );
-    if (lz4.length) await c.query(`SET LOCAL default_toast_compression = 'lz4'`);
+    if (lz4) await c.query(`SET LOCAL default_toast_compression = 'lz4'`);
     await clearDemo(c);
     const deferred = await deferIndexes(c, LOADED_TABLES);
     phase('cleared', 'clear');

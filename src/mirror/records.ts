@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/pool.js';
 import { fitFields, PERSON_COLUMNS } from './columns.js';
 import { apiBillUrl, apiVoteUrl, d, legiscanUrl, lsDistrict, MIME } from './format.js';
+import type { DocRow, MemberVoteRow, PersonPushRow, PersonRow, RollCallPushRow } from './rows.js';
 
 type Obj = Record<string, unknown>;
 const VOTE_TEXT: Record<number, string> = { 1: 'Yea', 2: 'Nay', 3: 'NV', 4: 'Absent' };
@@ -47,9 +48,9 @@ const PERSON_STORED = [
  * when the hash differs). A hash stored from LegiScan is not reused: it would not follow changes
  * other sources make to the person.
  */
-export function personWire(p: Obj): Obj {
+export function personWire(p: PersonRow): Obj {
   const out = fitFields(
-    { ...p, people_id: Number(p.people_id), district: lsDistrict(p.district as string, Number(p.role_id)) },
+    { ...p, people_id: Number(p.people_id), district: lsDistrict(p.district, Number(p.role_id)) },
     PERSON_COLUMNS,
   );
   const stored = JSON.stringify(PERSON_STORED.map((f) => out[f] ?? null));
@@ -59,7 +60,7 @@ export function personWire(p: Obj): Obj {
 
 /** getPerson shape (our people_id). */
 export async function renderPerson(db: Queryable, peopleId: number): Promise<Obj | undefined> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<PersonPushRow>(
     `SELECT ${PERSON_COLS}, 0 AS committee_sponsor, 0 AS committee_id, CASE WHEN p.state_id = 52 THEN 1 ELSE 0 END AS state_federal
      FROM ${PERSON_FROM} WHERE p.people_id = $1`,
     [peopleId],
@@ -69,7 +70,7 @@ export async function renderPerson(db: Queryable, peopleId: number): Promise<Obj
 
 /** getRollCall shape, with member votes. */
 export async function renderRollCall(db: Queryable, rollCallId: number, base: string): Promise<Obj | undefined> {
-  const { rows } = await db.query(
+  const { rows } = await db.query<RollCallPushRow>(
     `SELECT r.roll_call_id, r.bill_id, r.vote_date::text AS date, r.description AS desc, r.yea, r.nay, r.nv, r.absent, r.total, r.passed,
             coalesce(b.body_abbr, '') AS chamber, r.roll_call_body_id AS chamber_id, r.state_url AS state_link,
             bi.source, bi.bill_number, s.state_abbr
@@ -79,7 +80,7 @@ export async function renderRollCall(db: Queryable, rollCallId: number, base: st
   );
   const r = rows[0];
   if (!r) return undefined;
-  const { rows: votes } = await db.query<{ people_id: string; vote_id: number }>(
+  const { rows: votes } = await db.query<MemberVoteRow>(
     `SELECT v.people_id::text, v.vote_id FROM roll_call_votes v JOIN people p USING (people_id) WHERE v.roll_call_id = $1 ORDER BY p.last_name, p.first_name, p.people_id`,
     [rollCallId],
   );
@@ -120,6 +121,9 @@ const DOC_SQL: Record<DocRoot, string> = {
          LEFT JOIN supplement_types st USING (supplement_type_id) WHERE x.supplement_id = $1`,
 };
 
+/** What a document's page is made of (any of them may be absent: a text has no title). */
+type DocFields = Partial<Pick<DocRow, 'title' | 'type' | 'date' | 'description' | 'content' | 'state_url'>>;
+
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
@@ -130,7 +134,7 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
  * from the bill describes the document it stores from the document push, and the hash changes
  * when any of those fields does.
  */
-function documentHtml(r: Obj): Buffer {
+function documentHtml(r: DocFields): Buffer {
   const parts = [
     r.title ? `<h1>${esc(String(r.title))}</h1>` : '',
     r.type ? `<p>${esc(String(r.type))}</p>` : '',
@@ -143,14 +147,14 @@ function documentHtml(r: Obj): Buffer {
 }
 
 /** Size, md5 and mime of the document a document push sends (r: type, date, title, description, content, state_url as stored). */
-export function docFacts(r: Obj): { size: number; hash: string; mime: string; mime_id: number } {
+export function docFacts(r: DocFields): { size: number; hash: string; mime: string; mime_id: number } {
   const doc = documentHtml(r);
   return { size: doc.length, hash: createHash('md5').update(doc).digest('hex'), mime: MIME[1]!, mime_id: 1 };
 }
 
 /** getBillText / getAmendment / getSupplement shape, with the document base64 in `doc`. */
 export async function renderDoc(db: Queryable, root: DocRoot, id: number, base: string): Promise<Obj | undefined> {
-  const { rows } = await db.query(DOC_SQL[root], [id]);
+  const { rows } = await db.query<DocRow>(DOC_SQL[root], [id]);
   const r = rows[0];
   if (!r) return undefined;
   const doc = documentHtml(r);

@@ -8,6 +8,7 @@ import { legiscanFromLadder } from '../domain/legiscan-status.js';
 import { fitPush } from './columns.js';
 import { apiBillUrl, apiVoteUrl, billChangeHash, d, legiscanUrl, lsTime } from './format.js';
 import { docFacts, personWire, PERSON_COLS, PERSON_FROM } from './records.js';
+import type { BillPushLists as L, BillPushRow } from './rows.js';
 
 type Obj = Record<string, unknown>;
 
@@ -29,7 +30,7 @@ export async function renderBill(
 ): Promise<Obj | undefined> {
   // the bill row and its ten child lists in one wave of round trips, not two (a push's latency is
   // its round trips: one lane of a mirror sends one push at a time)
-  const main = db.query(
+  const main = db.query<BillPushRow>(
     `SELECT b.*, b.status_date::text AS status_date_s, s.state_abbr, bt.bill_type_abbr, bo.body_abbr, cb.body_abbr AS current_body_abbr, st.bucket,
             to_jsonb(se) AS session, c.committee_id AS c_id, c.committee_name AS c_name, c.body_id AS c_body, cbo.body_abbr AS c_chamber
      FROM bills b JOIN states s USING (state_id) JOIN sessions se USING (session_id) JOIN statuses st ON st.status_id = b.status_id
@@ -39,7 +40,8 @@ export async function renderBill(
      WHERE b.bill_id = $1`,
     [billId],
   );
-  const q = async (sql: string) => (await db.query(sql, [billId])).rows;
+  // each list's rows typed by its name (rows.ts)
+  const q = async <K extends keyof L>(_list: K, sql: string) => (await db.query<L[K]>(sql, [billId])).rows;
   const [
     {
       rows: [b],
@@ -56,44 +58,73 @@ export async function renderBill(
     referrals,
   ] = await Promise.all([
     main,
-    q(`SELECT h.history_date::text AS date, h.history_action AS action, coalesce(bo.body_abbr, '') AS chamber, h.history_body_id AS chamber_id, h.history_major AS importance
-       FROM bill_history h LEFT JOIN bodies bo ON bo.body_id = h.history_body_id WHERE h.bill_id = $1 ORDER BY h.history_step`),
-    q(`SELECT ${PERSON_COLS}, s.sponsor_type_id, s.sponsor_order, s.committee_sponsor, s.committee_id, CASE WHEN p.state_id = 52 THEN 1 ELSE 0 END AS state_federal
-       FROM bill_sponsors s JOIN ${PERSON_FROM} ON p.people_id = s.people_id WHERE s.bill_id = $1 ORDER BY s.sponsor_order, s.people_id`),
-    q(`SELECT t.text_id AS doc_id, t.text_date::text AS date, coalesce(tt.text_type, '') AS type, t.bill_text_type_id AS type_id, t.state_url AS state_link,
+    q(
+      'history',
+      `SELECT h.history_date::text AS date, h.history_action AS action, coalesce(bo.body_abbr, '') AS chamber, h.history_body_id AS chamber_id, h.history_major AS importance
+       FROM bill_history h LEFT JOIN bodies bo ON bo.body_id = h.history_body_id WHERE h.bill_id = $1 ORDER BY h.history_step`,
+    ),
+    q(
+      'sponsors',
+      `SELECT ${PERSON_COLS}, s.sponsor_type_id, s.sponsor_order, s.committee_sponsor, s.committee_id, CASE WHEN p.state_id = 52 THEN 1 ELSE 0 END AS state_federal
+       FROM bill_sponsors s JOIN ${PERSON_FROM} ON p.people_id = s.people_id WHERE s.bill_id = $1 ORDER BY s.sponsor_order, s.people_id`,
+    ),
+    q(
+      'texts',
+      `SELECT t.text_id AS doc_id, t.text_date::text AS date, coalesce(tt.text_type, '') AS type, t.bill_text_type_id AS type_id, t.state_url AS state_link,
               t.content FROM bill_texts t LEFT JOIN text_types tt ON tt.text_type_id = t.bill_text_type_id
-       WHERE t.bill_id = $1 ORDER BY t.text_date NULLS FIRST, t.text_id`),
-    q(`SELECT r.roll_call_id, r.vote_date::text AS date, r.description AS desc, r.yea, r.nay, r.nv, r.absent, r.total, r.passed,
+       WHERE t.bill_id = $1 ORDER BY t.text_date NULLS FIRST, t.text_id`,
+    ),
+    q(
+      'votes',
+      `SELECT r.roll_call_id, r.vote_date::text AS date, r.description AS desc, r.yea, r.nay, r.nv, r.absent, r.total, r.passed,
               coalesce(bo.body_abbr, '') AS chamber, r.roll_call_body_id AS chamber_id, r.state_url AS state_link
-       FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id WHERE r.bill_id = $1 ORDER BY r.vote_date NULLS FIRST, r.roll_call_id`),
-    q(`SELECT a.amendment_id, coalesce(a.adopted, 0) AS adopted, coalesce(bo.body_abbr, '') AS chamber, a.amendment_body_id AS chamber_id, a.amendment_date::text AS date,
+       FROM roll_calls r LEFT JOIN bodies bo ON bo.body_id = r.roll_call_body_id WHERE r.bill_id = $1 ORDER BY r.vote_date NULLS FIRST, r.roll_call_id`,
+    ),
+    q(
+      'amendments',
+      `SELECT a.amendment_id, coalesce(a.adopted, 0) AS adopted, coalesce(bo.body_abbr, '') AS chamber, a.amendment_body_id AS chamber_id, a.amendment_date::text AS date,
               a.amendment_title AS title, a.amendment_desc AS description, a.state_url AS state_link
        FROM amendments a LEFT JOIN bodies bo ON bo.body_id = a.amendment_body_id
-       WHERE a.bill_id = $1 ORDER BY a.amendment_date NULLS FIRST, a.amendment_id`),
-    q(`SELECT s.supplement_id, s.supplement_date::text AS date, coalesce(st.supplement_type, '') AS type, s.supplement_type_id AS type_id, s.title,
-              s.description, s.state_url AS state_link
-       FROM supplements s LEFT JOIN supplement_types st USING (supplement_type_id) WHERE s.bill_id = $1 ORDER BY s.supplement_date NULLS FIRST, s.supplement_id`),
-    q(`SELECT x.sast_type_id AS type_id, coalesce(t.sast_type, '') AS type, x.sast_bill_number, x.sast_bill_id
-       FROM bill_sasts x LEFT JOIN sast_types t USING (sast_type_id) WHERE x.bill_id = $1 ORDER BY x.sast_type_id, x.sast_bill_number`),
+       WHERE a.bill_id = $1 ORDER BY a.amendment_date NULLS FIRST, a.amendment_id`,
+    ),
     q(
+      'supplements',
+      `SELECT s.supplement_id, s.supplement_date::text AS date, coalesce(st.supplement_type, '') AS type, s.supplement_type_id AS type_id, s.title,
+              s.description, s.state_url AS state_link
+       FROM supplements s LEFT JOIN supplement_types st USING (supplement_type_id) WHERE s.bill_id = $1 ORDER BY s.supplement_date NULLS FIRST, s.supplement_id`,
+    ),
+    q(
+      'sasts',
+      `SELECT x.sast_type_id AS type_id, coalesce(t.sast_type, '') AS type, x.sast_bill_number, x.sast_bill_id
+       FROM bill_sasts x LEFT JOIN sast_types t USING (sast_type_id) WHERE x.bill_id = $1 ORDER BY x.sast_type_id, x.sast_bill_number`,
+    ),
+    q(
+      'subjects',
       `SELECT s.subject_id, s.subject_name FROM bill_subjects bs JOIN subjects s USING (subject_id) WHERE bs.bill_id = $1 ORDER BY s.subject_name, s.subject_id`,
     ),
-    q(`SELECT c.event_type_id AS type_id, c.event_hash, coalesce(e.event_type_name, '') AS type, c.event_date::text AS date, c.event_time AS time,
+    q(
+      'calendar',
+      `SELECT c.event_type_id AS type_id, c.event_hash, coalesce(e.event_type_name, '') AS type, c.event_date::text AS date, c.event_time AS time,
               c.event_location AS location, c.event_desc AS description FROM bill_calendar c LEFT JOIN event_types e USING (event_type_id)
-       WHERE c.bill_id = $1 ORDER BY c.event_date NULLS FIRST, c.event_time, c.event_hash`),
-    q(`SELECT r.referral_date::text AS date, r.committee_id, coalesce(bo.body_abbr, '') AS chamber, coalesce(c.body_id, 0) AS chamber_id,
+       WHERE c.bill_id = $1 ORDER BY c.event_date NULLS FIRST, c.event_time, c.event_hash`,
+    ),
+    q(
+      'referrals',
+      `SELECT r.referral_date::text AS date, r.committee_id, coalesce(bo.body_abbr, '') AS chamber, coalesce(c.body_id, 0) AS chamber_id,
               coalesce(nullif(r.committee_name, ''), c.committee_name, '') AS name
-       FROM bill_referrals r LEFT JOIN committees c USING (committee_id) LEFT JOIN bodies bo ON bo.body_id = c.body_id WHERE r.bill_id = $1 ORDER BY r.referral_step`),
+       FROM bill_referrals r LEFT JOIN committees c USING (committee_id) LEFT JOIN bodies bo ON bo.body_id = c.body_id WHERE r.bill_id = $1 ORDER BY r.referral_step`,
+    ),
   ]);
   if (!b) return undefined;
   const mapped = legiscanFromLadder(b.status_id);
   const status = b.legiscan_status ?? mapped.status;
-  const storedProgress = Array.isArray(b.external_ids?.progress) ? (b.external_ids.progress as number[]) : undefined;
+  const stored = b.external_ids?.progress;
+  const storedProgress = Array.isArray(stored) ? (stored as number[]) : undefined;
   const first = history[0]?.date ?? b.status_date_s;
   const progress = storedProgress
     ? storedProgress.map((event, i) => ({ date: d(i === storedProgress.length - 1 ? b.status_date_s : first), event }))
     : [{ date: d(first), event: 1 }, ...mapped.events.map((event) => ({ date: d(b.status_date_s), event }))];
-  const se = b.session as Obj;
+  const se = b.session;
   const fromLegiscan = b.source === 'legiscan';
   const docUrl = (what: 'text' | 'amendment' | 'supplement' | 'rollcall', id: number) =>
     fromLegiscan

@@ -163,17 +163,16 @@ export class SubjectIndex {
   }
 }
 
+type UnmappedSubject = { subject_id: number; state: string | null; subject_name: string; bill_count: number };
+
 /** Raw subjects reaching no topic, with bill counts (for `lds topics unmapped`). */
-export async function unmappedSubjects(
-  db: Queryable,
-  limit = 100,
-): Promise<{ subject_id: number; state: string | null; subject_name: string; bill_count: number }[]> {
-  const { rows } = await db.query(
+export async function unmappedSubjects(db: Queryable, limit = 100): Promise<UnmappedSubject[]> {
+  const { rows } = await db.query<UnmappedSubject>(
     `SELECT s.subject_id, st.state_abbr AS state, s.subject_name, s.bill_count
        FROM subjects s LEFT JOIN states st USING (state_id)
       WHERE NOT s.is_interface_label AND NOT EXISTS (SELECT 1 FROM subject_topics t WHERE t.subject_id = s.subject_id)
       ORDER BY s.bill_count DESC, s.subject_name LIMIT $1`,
     [limit],
   );
-  return rows as { subject_id: number; state: string | null; subject_name: string; bill_count: number }[];
+  return rows;
 }

@@ -3,6 +3,7 @@
 // (TypeBox type provider), never cast.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const API = path.resolve(import.meta.dirname, '../../src/api');
@@ -279,5 +280,53 @@ describe('ingest and demo layout', () => {
       .filter((f) => f.endsWith('.ts') && !/^(ingest|demo|cli)\//.test(f) && f !== 'server.ts')
       .filter((f) => /from '(\.\.?\/)+(ingest|demo)\//.test(readFileSync(path.join(SRC, f), 'utf8')));
     expect(reaching).toEqual([]);
+  });
+});
+
+// A query whose rows are read names their type (issue 26 item 6): pg types unnamed rows as `any`,
+// and an `any` row lets a renamed column reach a response, a push or a file as undefined with tsc
+// content. Statements whose result is not read (writes, DDL, rowCount checks) need no type.
+describe('typed rows', () => {
+  const SRC = path.resolve(import.meta.dirname, '../../src');
+
+  /** `file:line` of every `.query(` call without a type argument whose rows are read. */
+  function untypedRowReads(file: string): string[] {
+    const text = readFileSync(file, 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const found: string[] = [];
+    const visit = (n: ts.Node) => {
+      if (
+        ts.isCallExpression(n) &&
+        ts.isPropertyAccessExpression(n.expression) &&
+        n.expression.name.text === 'query' &&
+        !n.typeArguments
+      ) {
+        let p = n.parent;
+        while (ts.isAwaitExpression(p) || ts.isParenthesizedExpression(p)) p = p.parent;
+        const readsRows =
+          (ts.isPropertyAccessExpression(p) && p.name.text === 'rows') ||
+          (ts.isVariableDeclaration(p) &&
+            ((ts.isObjectBindingPattern(p.name) &&
+              p.name.elements.some((e) => (e.propertyName ?? e.name).getText() === 'rows')) ||
+              (ts.isIdentifier(p.name) && new RegExp(`\\b${p.name.text}\\.rows\\b`).test(text))));
+        if (readsRows)
+          found.push(`${path.relative(SRC, file)}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`);
+      }
+      ts.forEachChild(n, visit);
+    };
+    visit(sf);
+    return found;
+  }
+
+  it('finds an untyped row read where there is one', () => {
+    const probe = path.join(import.meta.dirname, 'fixtures', 'untyped-query.ts');
+    expect(untypedRowReads(probe).map((f) => f.split(':')[1])).toEqual(['5', '7', '10']);
+  });
+
+  it('names the row type of every query whose rows are read', () => {
+    const untyped = files(SRC)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap(untypedRowReads);
+    expect(untyped).toEqual([]);
   });
 });

@@ -5,13 +5,13 @@ import { notFound } from '../../http/errors.js';
 import { ListOf, One, responses } from '../common/schemas.js';
 import { intIdOr404, PathIntId } from '../common/ids.js';
 import * as S from './schemas.js';
-import { getBill, subresource } from './repository.js';
+import { getBill, subresource, type SubresourceName } from './repository.js';
 import { BillWithParts, embedParts, IncludeParam, parseInclude } from './parts.js';
 
 export const BillParams = Type.Object({ bill_id: PathIntId });
 const BillQuery = Type.Object({ include: IncludeParam });
 
-const SUBRESOURCES: Array<{ path: string; op: string; row: TSchema; summary: string; order: string }> = [
+const SUBRESOURCES: Array<{ path: SubresourceName; op: string; row: TSchema; summary: string; order: string }> = [
   {
     path: 'sponsors',
     op: 'listBillSponsors',

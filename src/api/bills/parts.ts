@@ -66,7 +66,12 @@ export function parseInclude(raw: string | undefined): PartName[] | undefined {
   return names.length ? PART_NAMES.filter((n) => names.includes(n)) : undefined;
 }
 
-async function partRows(db: Queryable, name: PartName, billIds: number[]): Promise<Array<Record<string, unknown>>> {
+/** A part's rows for many bills, each naming its bill (text changes in `_bill`, which is not served). */
+async function partRows(
+  db: Queryable,
+  name: PartName,
+  billIds: number[],
+): Promise<Array<{ bill_id?: number; _bill?: number }>> {
   if (name === 'changes') return textChangesOf(db, billIds, false);
   return subresourceOf(db, name, billIds);
 }
@@ -91,9 +96,9 @@ export async function embedParts<B extends { bill_id: number }>(
   // Sequential: the caller may hold one client (the bulk snapshot's transaction); a pool runs them anyway.
   for (const name of names) {
     for (const row of await partRows(db, name, ids)) {
-      const bill = (row.bill_id ?? row._bill) as number;
+      const bill = row.bill_id ?? row._bill;
       if (name === 'changes') delete row._bill;
-      byBill.get(bill)?.[name].push(row);
+      if (bill !== undefined) byBill.get(bill)?.[name].push(row);
     }
   }
   for (const b of bills) Object.assign(b, byBill.get(b.bill_id));

@@ -1,14 +1,31 @@
 // SQL for bills and their sub-resources. Reads go to the read pool; every list has a stable order.
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/pool.js';
-import type { BillSchema, DiffSchema, TextChangeRow } from './schemas.js';
+import type * as S from './schemas.js';
 import { iso, likeContains, PARTY_NAME, Where } from '../common/sql.js';
 import { CONSECUTIVE_PAIRS_SQL } from '../../texts/store.js';
 
 /** A bill as the API answers it: the rows below are typed from the response schemas, so a route's answer is checked against its schema by tsc. */
-export type BillRow = Static<typeof BillSchema>;
+export type BillRow = Static<typeof S.BillSchema>;
 /** A text change with the bill it belongs to in `_bill` (see textChangesOf). */
-export type TextChangeOfBill = Static<typeof TextChangeRow> & { _bill: number };
+export type TextChangeOfBill = Static<typeof S.TextChangeRow> & { _bill: number };
+
+/** Each list sub-resource of a bill, by its path, with the row its endpoint answers. */
+export interface SubresourceRows {
+  sponsors: Static<typeof S.SponsorRow>;
+  history: Static<typeof S.HistoryRow>;
+  texts: Static<typeof S.TextRow>;
+  votes: Static<typeof S.RollCallRow>;
+  subjects: Static<typeof S.SubjectRow>;
+  amendments: Static<typeof S.AmendmentRow>;
+  referrals: Static<typeof S.ReferralRow>;
+  calendar: Static<typeof S.CalendarRow>;
+  supplements: Static<typeof S.SupplementRow>;
+  sast: Static<typeof S.SastRow>;
+  citations: Static<typeof S.CitationRow>;
+  analyses: Static<typeof S.AnalysisRow>;
+}
+export type SubresourceName = keyof SubresourceRows;
 
 export const BILL_COLUMNS = `
   b.bill_id, b.state_id, s.state_abbr::text AS state_abbr, b.session_id, b.bill_number, b.bill_type_id,
@@ -95,7 +112,7 @@ export async function topicIdBySlug(db: Queryable, slug: string): Promise<number
  * bill first: the sub-resource endpoints pass one id, `include=` on the bill list passes a page of
  * them, so a part reads the same rows in the same order either way (one definition, parts.ts).
  */
-export const SUBRESOURCE_SQL: Record<string, string> = {
+export const SUBRESOURCE_SQL: Record<SubresourceName, string> = {
   // A committee sponsor is named by its committee, with people_id 0: it is no legislator.
   sponsors: `SELECT sp.bill_id, CASE WHEN c.committee_id IS NULL THEN sp.people_id ELSE 0 END AS people_id,
       coalesce(c.committee_name, p.name) AS name, CASE WHEN c.committee_id IS NULL THEN p.first_name ELSE '' END AS first_name,
@@ -153,19 +170,23 @@ export const SUBRESOURCE_SQL: Record<string, string> = {
  * Rows of a sub-resource, or undefined when the bill does not exist. The existence check runs only
  * when there are no rows, so the common case is one round trip.
  */
-export async function subresource(db: Queryable, name: string, billId: number): Promise<unknown[] | undefined> {
-  const rows = (await db.query(SUBRESOURCE_SQL[name], [[billId]])).rows;
+export async function subresource<K extends SubresourceName>(
+  db: Queryable,
+  name: K,
+  billId: number,
+): Promise<Array<SubresourceRows[K]> | undefined> {
+  const rows = (await db.query<SubresourceRows[K]>(SUBRESOURCE_SQL[name], [[billId]])).rows;
   if (rows.length > 0) return rows;
   return (await billExists(db, billId)) ? rows : undefined;
 }
 
 /** Rows of one sub-resource for many bills (`include=`, bulk files): ordered by bill, then as the endpoint orders them. */
-export async function subresourceOf(
+export async function subresourceOf<K extends SubresourceName>(
   db: Queryable,
-  name: string,
+  name: K,
   billIds: number[],
-): Promise<Array<Record<string, unknown>>> {
-  return (await db.query(SUBRESOURCE_SQL[name], [billIds])).rows;
+): Promise<Array<SubresourceRows[K]>> {
+  return (await db.query<SubresourceRows[K]>(SUBRESOURCE_SQL[name], [billIds])).rows;
 }
 
 // Text changes (computed by the diff worker, src/texts).
@@ -199,8 +220,8 @@ export async function textChange(
   billId: number,
   from: number,
   to: number,
-): Promise<Static<typeof DiffSchema> | undefined> {
-  const { rows } = await db.query<Static<typeof DiffSchema>>(
+): Promise<Static<typeof S.DiffSchema> | undefined> {
+  const { rows } = await db.query<Static<typeof S.DiffSchema>>(
     `SELECT tc.bill_id, ${CHANGE_COLUMNS}, tc.diff_unified FROM text_changes tc
      WHERE tc.from_text_id = $1 AND tc.to_text_id = $2 AND tc.bill_id = $3`,
     [from, to, billId],
