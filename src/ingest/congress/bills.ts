@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { withTransaction, type Pool, type Queryable } from '../../db/pool.js';
 import { SubjectIndex } from '../../topics/assign.js';
-import { BatchWriter, type WriteResult } from '../write/batch.js';
+import { BatchWriter, type RecordWrite, type WriteResult } from '../write/batch.js';
 import { upsertBill, type BillRecord } from '../write/bills.js';
 import { contentHash, nextIds } from '../write/ids.js';
 import { latest, utcDay } from '../read/dates.js';
@@ -26,11 +26,12 @@ import { congressSession } from './session.js';
 import { readAhead } from '../read/readahead.js';
 import { ImportReport, RecordError, type ReportOptions } from '../write/report.js';
 import { upsertRollCall } from '../write/rollcalls.js';
+import type { CongressAction, CongressBillJson, CongressSponsor, CongressVoteJson } from './source.js';
 
-type Obj = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const TYPES: Record<string, number> = { hr: 1, s: 1, hres: 2, sres: 2, hconres: 3, sconres: 3, hjres: 4, sjres: 4 };
-const VOTE_IDS: Record<string, number> = {
+/** Vote options → vote_id (1 yea, 2 nay, 3 not voting), and the tally each one counts in. */
+const VOTE_IDS: Record<string, 1 | 2 | 3> = {
   yea: 1,
   aye: 1,
   guilty: 1,
@@ -40,6 +41,7 @@ const VOTE_IDS: Record<string, number> = {
   'not voting': 3,
   present: 3,
 };
+const TALLY = ['', 'yea', 'nay', 'nv'] as const;
 
 /**
  * The ladder step of a bill from its status code (src/domain/congress-status.ts); an enacted bill
@@ -52,18 +54,16 @@ const VOTE_IDS: Record<string, number> = {
  * floor action code (H…, Intro-H) or Intro-S. Other actions (the President's, Congressional Record
  * remarks, most Senate steps, which carry no code) stay body-less (0), never the bill's chamber.
  */
-function actionBody(a: Obj): number {
+function actionBody(a: CongressAction): number {
   const where = s(a.where);
   if (where === 'h' || where === 's') return where === 'h' ? 114 : 115;
   const code = s(a.action_code);
   if (code === 'Intro-S') return 115;
   return /^(H|Intro-H$)/.test(code) ? 114 : 0;
 }
-export function congressStatus(d: Obj): CongressStep {
+export function congressStatus(d: CongressBillJson): CongressStep {
   const status = s(d.status);
-  const law =
-    !!s((d.enacted_as as Obj | null | undefined)?.number) ||
-    ((d.actions as Obj[] | undefined) ?? []).some((a) => s(a.type) === 'enacted' && !!s(a.number));
+  const law = !!s(d.enacted_as?.number) || (d.actions ?? []).some((a) => s(a.type) === 'enacted' && !!s(a.number));
   const found = congressLadder(status, law);
   if (!found) throw new RecordError(`unknown status "${status}"`, 'status');
   return found;
@@ -138,22 +138,21 @@ class SourceIds {
 }
 
 /** Checks done before any write, so a bad file fails alone without disturbing its batch. */
-function validateBill(d: Obj): void {
+function validateBill(d: CongressBillJson): void {
   const type = s(d.bill_type);
   if (!TYPES[type]) throw new RecordError(`unknown bill_type "${type}"`, 'bill_type');
   if (!d.bill_id || !d.number) throw new RecordError('missing bill_id or number', d.bill_id ? 'number' : 'bill_id');
   congressStatus(d);
 }
 
-async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): Promise<BillRecord> {
+async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: CongressBillJson): Promise<BillRecord> {
   validateBill(d);
   const type = s(d.bill_type);
   const body = type.startsWith('s') ? 115 : 114;
   const session_id = await sessionFor(db, cache, Number(d.congress));
-  const sponsorList = [
-    d.sponsor as Obj | null,
-    ...((d.cosponsors as Obj[] | undefined) ?? []).filter((c) => !c.withdrawn_at),
-  ].filter((x): x is Obj => !!x?.bioguide_id);
+  const sponsorList = [d.sponsor, ...(d.cosponsors ?? []).filter((c) => !c.withdrawn_at)].filter(
+    (x): x is CongressSponsor => !!x?.bioguide_id,
+  );
   const sponsors = [];
   for (const [i, sp] of sponsorList.entries()) {
     const people_id = await congressPerson(
@@ -180,7 +179,7 @@ async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): 
       committee_id: 0,
     });
   }
-  const actions = (d.actions as Obj[] | undefined) ?? [];
+  const actions = d.actions ?? [];
   const history = actions.map((a) => ({
     date: s(a.acted_at).slice(0, 10) || null,
     action: s(a.text),
@@ -190,12 +189,12 @@ async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): 
   const refs = await referrals(db, cache.committees, d);
   const status = s(d.status);
   const { status_id, final } = congressStatus(d);
-  const subjects = [
-    ...new Set([s(d.subjects_top_term), ...((d.subjects as string[] | undefined) ?? [])].filter(Boolean)),
-  ].map((name) => ({ name }));
+  const subjects = [...new Set([s(d.subjects_top_term), ...(d.subjects ?? [])].filter(Boolean))].map((name) => ({
+    name,
+  }));
   const last = history[history.length - 1];
   // Resolved to cross-references once every bill is written (resolveRelatedBills).
-  const related = ((d.related_bills as Obj[] | undefined) ?? [])
+  const related = (d.related_bills ?? [])
     .filter((r) => s(r.type) === 'bill' && s(r.bill_id))
     .map((r) => ({ bill_id: s(r.bill_id), reason: s(r.reason) }));
   return {
@@ -214,7 +213,7 @@ async function billRecord(db: Queryable, w: BatchWriter, cache: Cache, d: Obj): 
       state_url: `https://www.congress.gov/bill/${s(d.congress)}th-congress/${type.startsWith('s') ? 'senate' : 'house'}-${type === 'hr' || type === 's' ? 'bill' : type.includes('jres') ? 'joint-resolution' : type.includes('conres') ? 'concurrent-resolution' : 'resolution'}/${s(d.number)}`,
       url: s(d.url),
       change_hash: contentHash(d),
-      summary: s((d.summary as Obj | null)?.text) || null,
+      summary: s(d.summary?.text) || null,
       last_action: last?.action ?? null,
       last_action_date: last?.date ?? null,
       completed: final ? 1 : 0,
@@ -252,12 +251,36 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
     subjects.reset();
   });
   const ids = new SourceIds('bills', 'bill_id', 'congress_bill_id');
-  const read = async (file: string): Promise<{ file: string; d?: Obj; err?: unknown }> => {
+  // A data.json parsed as the kind of file its pass reads (a bill or a roll call): the one place
+  // this source's records get their type.
+  const read = async <T>(file: string): Promise<{ file: string; d?: T; err?: unknown }> => {
     try {
-      return { file, d: JSON.parse(await fs.readFile(file, 'utf8')) as Obj };
+      return { file, d: JSON.parse(await fs.readFile(file, 'utf8')) as T };
     } catch (err) {
       return { file, err: new RecordError(`malformed JSON: ${(err as Error).message}`) };
     }
+  };
+  // One pass over the files of a kind, in order. Each is checked before any write, so a bad file
+  // fails alone without disturbing its batch; `write` then gives its write.
+  const pass = async <T>(
+    mine: string[],
+    entity: string,
+    check: (d: T) => void,
+    write: (d: T) => Promise<RecordWrite>,
+  ): Promise<void> => {
+    report.expect(mine.length);
+    for await (const { file, d, err } of readAhead(mine, read<T>)) {
+      report.tick();
+      try {
+        if (!d) throw err;
+        check(d);
+      } catch (e) {
+        report.problem(entity, file, e);
+        continue;
+      }
+      await writer.run(entity, file, await write(d));
+    }
+    await writer.commit();
   };
   try {
     // Placeholders of members whose full record arrived since: folded before the run learns the people.
@@ -267,42 +290,37 @@ export async function importCongress(pool: Pool, target: string, opts: ReportOpt
     await preloadCommittees(pool, cache.committees);
     await preloadAmendments(pool, cache.amendments);
     await ids.load(pool);
-    let votes: VoteIds | undefined;
     const files = await dataFiles(target);
+    const inVotes = (f: string) => f.split(path.sep).includes('votes');
     // Bills before votes, so a vote finds its bill in the same run.
-    for (const pass of ['bills', 'votes'] as const) {
-      const mine = files.filter((f) => f.split(path.sep).includes('votes') === (pass === 'votes'));
-      report.expect(mine.length);
-      const entity = pass === 'bills' ? 'bills' : 'roll_calls';
-      for await (const { file, d, err } of readAhead(mine, read)) {
-        report.tick();
-        try {
-          if (!d) throw err;
-          if (pass === 'bills') validateBill(d);
-          else if (!s(d.vote_id)) throw new RecordError('missing vote_id', 'vote_id');
-        } catch (e) {
-          report.problem(entity, file, e);
-          continue;
-        }
-        if (pass === 'bills') {
-          await writer.run(entity, file, async (db, w) => {
-            const rec = await billRecord(db, w, cache, d);
-            rec.bill.bill_id = await ids.get(db, rec.externalKey![1]);
-            return upsertBill(db, rec, subjects, w);
-          });
-        } else {
-          // Loaded once the bills are committed: a vote's bill is one the database has.
-          votes ??= {
-            bills: await new SourceIds('bills', 'bill_id', 'congress_bill_id').load(pool),
-            rollCalls: await new SourceIds('roll_calls', 'roll_call_id', 'congress_vote_id').load(pool),
-          };
-          const v = votes;
-          await writer.run(entity, file, (db, w) => vote(db, w, cache, v, d));
-        }
-      }
-      await writer.commit();
-      if (pass === 'bills') await resolveRelatedBills(pool);
-    }
+    await pass<CongressBillJson>(
+      files.filter((f) => !inVotes(f)),
+      'bills',
+      validateBill,
+      async (d) => async (db, w) => {
+        const rec = await billRecord(db, w, cache, d);
+        rec.bill.bill_id = await ids.get(db, rec.externalKey![1]);
+        return upsertBill(db, rec, subjects, w);
+      },
+    );
+    await resolveRelatedBills(pool);
+    let votes: VoteIds | undefined;
+    await pass<CongressVoteJson>(
+      files.filter(inVotes),
+      'roll_calls',
+      (d) => {
+        if (!s(d.vote_id)) throw new RecordError('missing vote_id', 'vote_id');
+      },
+      async (d) => {
+        // Loaded once the bills are committed: a vote's bill is one the database has.
+        votes ??= {
+          bills: await new SourceIds('bills', 'bill_id', 'congress_bill_id').load(pool),
+          rollCalls: await new SourceIds('roll_calls', 'roll_call_id', 'congress_vote_id').load(pool),
+        };
+        const v = votes;
+        return (db, w) => vote(db, w, cache, v, d);
+      },
+    );
     await subjects.refreshCounts(pool);
   } finally {
     await writer.close();
@@ -317,16 +335,22 @@ interface VoteIds {
   rollCalls: SourceIds;
 }
 
-async function vote(db: Queryable, w: BatchWriter, cache: Cache, ids: VoteIds, d: Obj): Promise<WriteResult> {
+async function vote(
+  db: Queryable,
+  w: BatchWriter,
+  cache: Cache,
+  ids: VoteIds,
+  d: CongressVoteJson,
+): Promise<WriteResult> {
   const voteId = s(d.vote_id);
-  const b = d.bill as Obj | undefined;
+  const b = d.bill;
   if (!b) return { skip: 'vote not about a bill (nomination, procedure)' };
   const billId = ids.bills.stored(`${s(b.type)}${s(b.number)}-${s(b.congress)}`);
   if (billId === undefined) return { skip: 'bill not imported' };
   const senate = s(d.chamber) === 's';
   const members = [];
   const tally = { yea: 0, nay: 0, nv: 0, absent: 0 };
-  for (const [option, list] of Object.entries((d.votes as Record<string, Obj[]>) ?? {})) {
+  for (const [option, list] of Object.entries(d.votes ?? {})) {
     const vote_id = VOTE_IDS[option.toLowerCase()] ?? 3;
     for (const m of list) {
       if (!m || typeof m !== 'object' || !m.id) continue; // "VP" tie-breakers carry no member id
@@ -346,7 +370,7 @@ async function vote(db: Queryable, w: BatchWriter, cache: Cache, ids: VoteIds, d
         w,
       );
       members.push({ people_id, vote_id });
-      tally[(['', 'yea', 'nay', 'nv', 'absent'] as const)[vote_id] as 'yea']++;
+      tally[TALLY[vote_id]]++;
     }
   }
   return upsertRollCall(

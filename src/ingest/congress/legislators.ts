@@ -12,33 +12,34 @@ import { congressDistrict } from '../../domain/congress-district.js';
 import { foldPlaceholders } from './people.js';
 import { ImportReport, RecordError, type ReportOptions } from '../write/report.js';
 import { parseYaml } from '../read/yaml.js';
+import type { CommitteeMembership, CommitteeYaml, Legislator } from './source.js';
 
-type Obj = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+/** Ids kept in external_ids. */
+const EXTRA_IDS = [
+  'thomas',
+  'govtrack',
+  'icpsr',
+  'wikidata',
+  'cspan',
+  'house_history',
+  'maplight',
+  'google_entity_id',
+  'pictorial',
+] as const;
 
-export function mapLegislator(m: Obj): PersonRecord {
-  const id = (m.id ?? {}) as Obj;
-  const name = (m.name ?? {}) as Obj;
+export function mapLegislator(m: Legislator): PersonRecord {
+  const id = m.id ?? {};
+  const name = m.name ?? {};
   if (!id.bioguide) throw new RecordError('missing id.bioguide', 'id.bioguide');
-  const terms = (Array.isArray(m.terms) ? m.terms : []) as Obj[];
+  const terms = Array.isArray(m.terms) ? m.terms : [];
   const term = terms[terms.length - 1];
   if (!term) throw new RecordError('no terms', 'terms');
   const sen = term.type === 'sen';
   const pid = partyId(s(term.party));
   const extra: Record<string, string> = {};
   if (term.state) extra.state = s(term.state);
-  for (const k of [
-    'thomas',
-    'govtrack',
-    'icpsr',
-    'wikidata',
-    'cspan',
-    'house_history',
-    'maplight',
-    'google_entity_id',
-    'pictorial',
-  ])
-    if (id[k] !== undefined) extra[k] = s(id[k]);
+  for (const k of EXTRA_IDS) if (id[k] !== undefined) extra[k] = s(id[k]);
   return {
     source: 'congress-legislators',
     ids: {
@@ -67,8 +68,9 @@ export function mapLegislator(m: Obj): PersonRecord {
   };
 }
 
-async function readYaml(file: string): Promise<unknown> {
-  return parseYaml(await fs.readFile(file, 'utf8'));
+/** A file of the repository, parsed as the shape the caller names: the one place its records get a type. */
+async function readYaml<T>(file: string): Promise<T> {
+  return parseYaml(await fs.readFile(file, 'utf8')) as T;
 }
 
 export async function importCongressLegislators(
@@ -81,7 +83,7 @@ export async function importCongressLegislators(
   // people_ids here are stable under a replay (derived from bioguide or joined), so the map survives one.
   const writer = new BatchWriter(pool, report, 500);
   try {
-    const members = (await readYaml(path.join(target, 'legislators-current.yaml'))) as Obj[];
+    const members = await readYaml<Legislator[]>(path.join(target, 'legislators-current.yaml'));
     report.expect(members.length);
     for (const [i, m] of members.entries()) {
       report.tick();
@@ -101,11 +103,13 @@ export async function importCongressLegislators(
     // Placeholders (Senate votes name senators by LIS id) of the members just written: merged into them.
     const folded = await withTransaction(pool, foldPlaceholders);
     if (folded) report.count('placeholders merged', 'updated', folded);
-    const committees = ((await readYaml(path.join(target, 'committees-current.yaml').toString()).catch(() => [])) ??
-      []) as Obj[];
-    const membership = ((await readYaml(path.join(target, 'committee-membership-current.yaml')).catch(() => ({}))) ??
-      {}) as Record<string, Obj[]>;
-    const write = async (c: Obj, thomas: string, parent: string | undefined, type: string) => {
+    const committees =
+      (await readYaml<CommitteeYaml[] | null>(path.join(target, 'committees-current.yaml')).catch(() => [])) ?? [];
+    const membership =
+      (await readYaml<CommitteeMembership | null>(path.join(target, 'committee-membership-current.yaml')).catch(
+        (): CommitteeMembership => ({}),
+      )) ?? {};
+    const write = async (c: CommitteeYaml, thomas: string, parent: string | undefined, type: string) => {
       const body = type === 'house' ? 114 : type === 'senate' ? 115 : 123;
       const list = membership[thomas] ?? [];
       const people = list
@@ -145,7 +149,7 @@ export async function importCongressLegislators(
         const thomas = s(c.thomas_id);
         if (!thomas || !c.name) throw new RecordError('missing thomas_id or name', c.name ? 'thomas_id' : 'name');
         await write(c, thomas, undefined, s(c.type));
-        for (const sub of (Array.isArray(c.subcommittees) ? c.subcommittees : []) as Obj[])
+        for (const sub of Array.isArray(c.subcommittees) ? c.subcommittees : [])
           await write(sub, thomas + s(sub.thomas_id), thomas, s(c.type));
       } catch (err) {
         report.problem('committees', `committees-current.yaml ${s(c.thomas_id)}`, err);

@@ -4,8 +4,8 @@
 import type { Queryable } from '../../db/pool.js';
 import type { AmendmentRow, ReferralRow } from '../write/bills.js';
 import { nextIds } from '../write/ids.js';
+import type { CongressAmendment, CongressBillJson } from './source.js';
 
-type Obj = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 const day = (v: unknown) => s(v).slice(0, 10) || null;
 
@@ -47,19 +47,19 @@ async function committeeId(
   return id;
 }
 
-export async function referrals(db: Queryable, cache: CommitteeCache, d: Obj): Promise<ReferralRow[]> {
-  const actions = (d.actions as Obj[] | undefined) ?? [];
+export async function referrals(db: Queryable, cache: CommitteeCache, d: CongressBillJson): Promise<ReferralRow[]> {
+  const actions = d.actions ?? [];
   const out: ReferralRow[] = [];
-  for (const c of (d.committees as Obj[] | undefined) ?? []) {
-    if (!(c.activity as string[] | undefined)?.includes('referral')) continue;
+  for (const c of d.committees ?? []) {
+    if (!c.activity?.includes('referral')) continue;
     const code = s(c.committee_id) + s(c.subcommittee_id);
     const name = s(c.subcommittee) ? `${s(c.committee)}: ${s(c.subcommittee)}` : s(c.committee);
     const chamber = code.startsWith('H') ? 'House' : code.startsWith('S') ? 'Senate' : 'Joint';
     // The referral action names the committee by code; a subcommittee referral names it or its parent.
     const action =
-      actions.find((a) => s(a.type) === 'referral' && ((a.committees as string[] | undefined) ?? []).includes(code)) ??
-      actions.find((a) => ((a.committees as string[] | undefined) ?? []).includes(code)) ??
-      actions.find((a) => ((a.committees as string[] | undefined) ?? []).includes(s(c.committee_id)));
+      actions.find((a) => s(a.type) === 'referral' && (a.committees ?? []).includes(code)) ??
+      actions.find((a) => (a.committees ?? []).includes(code)) ??
+      actions.find((a) => (a.committees ?? []).includes(s(c.committee_id)));
     out.push({ committee_id: await committeeId(db, cache, code, name, chamber), name, date: day(action?.acted_at) });
   }
   return out;
@@ -88,12 +88,13 @@ export async function amendments(
   db: Queryable,
   known: AmendmentIds,
   congressBillId: string,
-  d: Obj,
+  d: CongressBillJson,
 ): Promise<AmendmentRow[]> {
-  const list = ((d.amendments as Obj[] | undefined) ?? []).filter((a) => s(a.amendment_id));
+  const list = (d.amendments ?? []).filter((a) => s(a.amendment_id));
   if (!list.length) return [];
   const congress = s(d.congress);
-  const titleOf = (a: Obj) => `${AMDT_TITLE[s(a.amendment_type)] ?? s(a.amendment_type).toUpperCase()} ${s(a.number)}`;
+  const titleOf = (a: CongressAmendment) =>
+    `${AMDT_TITLE[s(a.amendment_type)] ?? s(a.amendment_type).toUpperCase()} ${s(a.number)}`;
   let existing = known.get(congressBillId);
   if (!existing) known.set(congressBillId, (existing = new Map()));
   const fresh = await nextIds(db, new Set(list.map(titleOf).filter((t) => !existing.has(t))).size);

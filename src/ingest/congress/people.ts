@@ -84,7 +84,7 @@ export async function preloadPeople(db: Queryable, cache: PeopleCache): Promise<
     cache.set(
       key,
       stub
-        ? { people_id: Number(row.people_id), party: false, first: false, row: row as Row }
+        ? { people_id: Number(row.people_id), party: false, first: false, row }
         : { people_id: Number(row.people_id), party: true, first: true },
     );
   }
@@ -96,9 +96,9 @@ export async function preloadPeople(db: Queryable, cache: PeopleCache): Promise<
  * per batch instead of a look-up and a write per mention. The same upsert as upsertPerson's.
  */
 class PlaceholderWrites implements Group {
-  private readonly rows = new Map<number, Record<string, unknown>>();
+  private readonly rows = new Map<number, Row>();
 
-  add(row: Record<string, unknown>): void {
+  add(row: Row): void {
     this.rows.set(Number(row.people_id), row);
   }
 
@@ -195,14 +195,14 @@ export async function congressPerson(db: Queryable, cache: PeopleCache, m: Menti
     // A placeholder this mention leaves as it is: nothing to write or ask.
     if (!merged) return known.people_id;
     if (w && cache.complete) {
-      const row = { ...merged, people_id: known.people_id } as Row;
+      const row: Row = { ...merged, people_id: known.people_id };
       cache.set(key, { ...known, ...flags, row });
       w.group('congress-people', () => new PlaceholderWrites()).add(row);
       return known.people_id;
     }
   } else if (!known && w && cache.complete) {
     // Not in the database when the run began, nor met since: a new placeholder.
-    const row = { ...recordRow(rec), people_id: await freshId(db, cache, rec) } as Row;
+    const row: Row = { ...recordRow(rec), people_id: await freshId(db, cache, rec) };
     cache.set(key, { people_id: row.people_id, ...flags, row, seen: new Set([sig]) });
     w.group('congress-people', () => new PlaceholderWrites()).add(row);
     return row.people_id;

@@ -44,8 +44,8 @@ import {
   type Folder,
   type Payload,
 } from './read.js';
+import type { LegiscanBill, LegiscanMemberVote, LegiscanPerson, LegiscanRollCall, LegiscanText } from './source.js';
 
-type Obj = Record<string, unknown>;
 const ENTITY: Record<Folder, string> = {
   people: 'people',
   bill: 'bills',
@@ -146,16 +146,16 @@ interface Ctx {
 }
 
 /** The dataset's state, read from its first bill: the older XML people files carry none. */
-function stateOf(bill: Record<string, unknown> | undefined, ref: Reference): number {
+function stateOf(bill: LegiscanBill | undefined, ref: Reference): number {
   return bill ? num(bill.state_id) || ref.stateByAbbr.get(str(bill.state).toUpperCase()) || 0 : 0;
 }
 
 async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
   const entity = ENTITY[p.folder];
   const file = path.relative(process.cwd(), p.file) || p.file;
-  if (p.error || !p.data) return ctx.report.problem(entity, file, p.error);
-  const data = p.data;
-  switch (p.folder) {
+  const { folder, data, error } = p;
+  if (error || !data) return ctx.report.problem(entity, file, error);
+  switch (folder) {
     case 'people':
       return ctx.writer.run(entity, file, async (_db, w) => person(ctx, w, data, state));
     case 'bill':
@@ -169,7 +169,7 @@ async function handle(ctx: Ctx, p: Payload, state: number): Promise<void> {
   }
 }
 
-function person(ctx: Ctx, w: BatchWriter, data: Obj, state: number) {
+function person(ctx: Ctx, w: BatchWriter, data: LegiscanPerson, state: number) {
   const stateId = num(data.state_id) || state;
   if (!stateId) throw new RecordError('person has no state and the dataset has no bills to infer it from', 'state_id');
   const rec = mapPerson(data, stateId, ctx.ref);
@@ -188,7 +188,13 @@ function person(ctx: Ctx, w: BatchWriter, data: Obj, state: number) {
  * in the dataset: a placeholder carrying what the reference says (a sponsor's name and role, a
  * voter's chamber). A name is never invented: unknown stays empty until a record brings it.
  */
-async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number, chamberBody?: number): Promise<number> {
+async function personRef(
+  ctx: Ctx,
+  db: Queryable,
+  p: LegiscanPerson,
+  stateId: number,
+  chamberBody?: number,
+): Promise<number> {
   const lid = need(p, 'people_id');
   const known = ctx.peopleMap.get(lid);
   if (known) return known;
@@ -204,7 +210,7 @@ async function personRef(ctx: Ctx, db: Queryable, p: Obj, stateId: number, chamb
   return people_id;
 }
 
-async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: Obj) {
+async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: LegiscanBill) {
   const stateId = num(data.state_id) || ctx.ref.stateByAbbr.get(str(data.state).toUpperCase()) || 0;
   // Map first (a malformed bill fails before any write), then create placeholder sponsors for
   // people the dataset has no file for, and put their ids in.
@@ -223,7 +229,7 @@ async function bill(ctx: Ctx, db: Queryable, w: BatchWriter, data: Obj) {
   return outcome;
 }
 
-async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
+async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: LegiscanRollCall) {
   const bill_id = need(r, 'bill_id');
   need(r, 'roll_call_id');
   const b =
@@ -237,7 +243,7 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   const members: { people_id: number; vote_id: number }[] = [];
   const body = num(r.chamber_id) || bodyFromDesc(str(r.desc), b.state_id, b.body_id, ctx.ref);
   // Voters without a person file become placeholders: found in one pass, created after it.
-  const unknown: { at: number; entry: Obj }[] = [];
+  const unknown: { at: number; entry: LegiscanMemberVote }[] = [];
   eachMember(r, (lid, vote_id, entry) => {
     const people_id = ctx.peopleMap.get(lid);
     if (people_id === undefined) unknown.push({ at: members.length, entry: entry() });
@@ -247,7 +253,7 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
     members[at]!.people_id =
       ctx.peopleMap.get(num(entry.people_id)) ?? (await personRef(ctx, db, entry, b.state_id, body));
   const desc = str(r.desc);
-  const tally = (k: string) => num(r[k]);
+  const tally = (k: 'yea' | 'nay' | 'nv' | 'absent') => num(r[k]);
   return upsertRollCall(
     db,
     {
@@ -270,7 +276,7 @@ async function rollCall(ctx: Ctx, db: Queryable, w: BatchWriter, r: Obj) {
   );
 }
 
-function text(w: BatchWriter, t: Obj) {
+function text(w: BatchWriter, t: LegiscanText) {
   const doc = str(t.doc);
   if (!doc) throw new RecordError('missing doc', 'doc');
   const m = mimeId(t);

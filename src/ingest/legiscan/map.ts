@@ -9,8 +9,7 @@ import { earliest, latest, utcDay } from '../read/dates.js';
 import type { PersonRecord } from '../write/people.js';
 import { RecordError } from '../read/record-error.js';
 import { ladderForLegiscanBill } from '../../domain/legiscan-status.js';
-
-type Obj = Record<string, unknown>;
+import type { LegiscanBill, LegiscanPerson, LegiscanSession, LegiscanSponsor, Listed, Scalar } from './source.js';
 
 export const num = (v: unknown, d = 0): number => {
   if (v === null || v === undefined || v === '') return d;
@@ -24,18 +23,21 @@ export const date = (v: unknown): string | null => {
 };
 
 /** A list field: a JSON array, an XML wrapper element holding one repeated child, or nothing. */
-export function list(v: unknown): Obj[] {
-  if (Array.isArray(v)) return v as Obj[];
+export function list<T extends object>(v: Listed<T> | undefined): T[] {
+  if (Array.isArray(v)) return v;
   if (v && typeof v === 'object') {
-    const inner = Object.values(v as Obj).find(Array.isArray);
-    if (inner) return inner as Obj[];
-    const only = Object.values(v as Obj);
-    if (only.length === 1 && only[0] && typeof only[0] === 'object') return [only[0] as Obj];
+    const inner = Object.values(v).find(Array.isArray);
+    if (inner) return inner;
+    const only = Object.values(v);
+    const first = only[0];
+    // (never an array here: `inner` would have been it)
+    if (only.length === 1 && first && typeof first === 'object' && !Array.isArray(first)) return [first];
   }
   return [];
 }
 
-export function need(o: Obj, field: string): number {
+/** The record's id in `field`, a positive integer, or a RecordError naming the field. */
+export function need<R, F extends keyof R & string>(o: R, field: F): number {
   const v = num(o[field], NaN);
   if (!Number.isInteger(v) || v <= 0) throw new RecordError(`missing or invalid ${field}`, field);
   return v;
@@ -78,9 +80,10 @@ const MIME: Record<string, number> = {
   'application/msword': 4,
   'application/rtf': 5,
 };
-export const mimeId = (o: Obj, key = 'mime'): number => num(o[`${key}_id`]) || MIME[str(o[key]).toLowerCase()] || 1;
+export const mimeId = (o: { mime?: Scalar; mime_id?: Scalar }): number =>
+  num(o.mime_id) || MIME[str(o.mime).toLowerCase()] || 1;
 
-export function stateOf(o: Obj, ref: Reference): number {
+export function stateOf(o: Pick<LegiscanBill, 'state_id' | 'state'>, ref: Reference): number {
   const id = num(o.state_id);
   if (id >= 1 && id <= 52) return id;
   const byAbbr = ref.stateByAbbr.get(str(o.state).toUpperCase());
@@ -100,7 +103,7 @@ export function bodyFromDesc(desc: string, stateId: number, fallback: number, re
   return (role && ref.body(stateId, role)?.body_id) || fallback;
 }
 
-export function mapPerson(p: Obj, stateId: number, ref: Reference): PersonRecord {
+export function mapPerson(p: LegiscanPerson, stateId: number, ref: Reference): PersonRecord {
   const people_id = need(p, 'people_id');
   const role_id = num(p.role_id);
   const body = role_id === 1 || role_id === 2 ? ref.body(stateId, role_id) : undefined;
@@ -142,24 +145,25 @@ export interface PendingCommittee {
   body_id: number;
   name: string;
 }
-export interface LegiscanBill {
+/** A bill mapped: its record, its session as the payload gives it, and the committees it needs. */
+export interface MappedBill {
   record: BillRecord;
-  session: Obj;
-  sponsorPeople: Obj[];
+  session: LegiscanSession;
+  sponsorPeople: LegiscanSponsor[];
   committees: PendingCommittee[];
 }
 
-export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) => number): LegiscanBill {
+export function mapBill(b: LegiscanBill, ref: Reference, peopleId: (legiscanId: number) => number): MappedBill {
   const bill_id = need(b, 'bill_id');
   const state_id = stateOf(b, ref);
-  const session = (b.session as Obj | undefined) ?? { session_id: b.session_id };
+  const session = b.session ?? { session_id: b.session_id };
   const session_id = num(session.session_id) || need(b, 'session_id');
   const bill_number = str(b.bill_number);
   if (!bill_number) throw new RecordError('missing bill_number', 'bill_number');
   const body_id = num(b.body_id) || ref.body(state_id, str(b.body) === 'S' ? 2 : 1)?.body_id || 0;
   // A step published without a chamber (a governor's action) stays body-less: history_body_id 0,
   // body_name "" (LegiScan's own convention), never the bill's originating chamber.
-  const chamberBody = (o: Obj) =>
+  const chamberBody = (o: { chamber?: Scalar; chamber_id?: Scalar }) =>
     num(o.chamber_id) || bodyOfRole(ref, state_id, CHAMBER_ROLE[str(o.chamber).toUpperCase()] ?? 0);
   const history = list(b.history).map((h) => ({
     date: date(h.date),
@@ -169,7 +173,7 @@ export function mapBill(b: Obj, ref: Reference, peopleId: (legiscanId: number) =
   }));
   const progress = list(b.progress).map((p) => num(p.event));
   const committee =
-    b.committee && !Array.isArray(b.committee) && typeof b.committee === 'object' ? (b.committee as Obj) : undefined;
+    b.committee && !Array.isArray(b.committee) && typeof b.committee === 'object' ? b.committee : undefined;
   const pending = num(b.pending_committee_id) || num(committee?.committee_id) || null;
   const legiscan_status = num(b.status, 1);
   const bill_type_id = num(b.bill_type_id) || BILL_TYPES[str(b.bill_type)] || 1;

@@ -3,19 +3,26 @@
 import type { FileParser } from '../read/parse-chunk.js';
 import { compactMembers } from './members.js';
 import { parsePayload, type Folder } from './parse.js';
+import type { LegiscanRoots } from './source.js';
 
 /** `compact`: roll calls' member lists in their compact form (members.ts), for the importer */
-export interface LegiscanParse {
-  folder: Folder;
+export interface LegiscanParse<F extends Folder = Folder> {
+  folder: F;
   compact?: boolean;
 }
 
-export function parse(file: string, body: string, options: LegiscanParse): Record<string, unknown> {
-  const data = parsePayload(options.folder, file, body);
-  if (options.compact && options.folder === 'vote') compactMembers(data);
-  return data;
+/** A file of the folder, as the record at its root. */
+export function parse<F extends Folder>(file: string, body: string, options: LegiscanParse<F>): LegiscanRoots[F];
+export function parse(file: string, body: string, { folder, compact }: LegiscanParse): LegiscanRoots[Folder] {
+  if (!compact || folder !== 'vote') return parsePayload(folder, file, body);
+  const rollCall = parsePayload(folder, file, body);
+  compactMembers(rollCall);
+  return rollCall;
 }
 
-export function legiscanParser(folder: Folder, compact = false): FileParser<LegiscanParse> {
+export function legiscanParser<F extends Folder>(
+  folder: F,
+  compact = false,
+): FileParser<LegiscanParse<F>, LegiscanRoots[F]> {
   return { module: import.meta.url, parse, options: { folder, compact } };
 }

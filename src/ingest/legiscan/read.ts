@@ -7,19 +7,24 @@ import path from 'node:path';
 import yauzl from 'yauzl';
 import { FOLDERS, parsePayload, type Folder } from './parse.js';
 import { decodeBlob, type Blob } from '../read/parse-chunk.js';
-import { ParsePool } from '../read/parse-pool.js';
+import { ParsePool, type Parsed } from '../read/parse-pool.js';
 import { legiscanParser } from './parse-file.js';
+import type { LegiscanRoots } from './source.js';
 
 export { FOLDERS, parsePayload, type Folder } from './parse.js';
 
-export interface Payload {
-  folder: Folder;
-  file: string;
-  data: Record<string, unknown> | null;
-  error?: unknown;
-}
+/** A file of a folder, as the record at its root (null when it cannot be read: `error` says why). */
+export type Payload = {
+  [F in Folder]: { folder: F; file: string; data: LegiscanRoots[F] | null; error?: unknown };
+}[Folder];
 
 const byName = new Intl.Collator('en', { numeric: true }).compare;
+
+/**
+ * A parsed file with its folder. The parser of a folder gives that folder's root record
+ * (parse.ts), a pairing the parse pool, which knows no source, does not carry through.
+ */
+const payload = (folder: Folder, p: Parsed<LegiscanRoots[Folder]>) => ({ folder, ...p }) as Payload;
 
 async function isDir(p: string): Promise<boolean> {
   return (await fs.stat(p).catch(() => null))?.isDirectory() ?? false;
@@ -64,14 +69,14 @@ export async function* readFolder(
       legiscanParser(folder, compact),
       names.map((n) => path.join(dir, n)),
     ))
-      yield { folder, ...p };
+      yield payload(folder, p);
   } finally {
     if (!pool) await own.close();
   }
 }
 
 /** The first readable file of a folder (the dataset's state comes from its first bill). */
-export async function firstPayload(root: string, folder: Folder): Promise<Record<string, unknown> | undefined> {
+export async function firstPayload<F extends Folder>(root: string, folder: F): Promise<LegiscanRoots[F] | undefined> {
   const dir = path.join(root, folder);
   const names = (await fs.readdir(dir).catch(() => [] as string[]))
     .filter((n) => /\.(json|xml)$/i.test(n))
@@ -167,7 +172,7 @@ async function* zipBlobs(zip: ZipDataset, folder: Folder): AsyncGenerator<{ file
 }
 
 /** The first readable entry of a zip folder (the dataset's state comes from its first bill), as firstPayload. */
-export function firstZipPayload(zip: ZipDataset, folder: Folder): Record<string, unknown> | undefined {
+export function firstZipPayload<F extends Folder>(zip: ZipDataset, folder: F): LegiscanRoots[F] | undefined {
   for (const entry of zip.byFolder.get(folder) ?? []) {
     try {
       return parsePayload(folder, entry.fileName, decodeBlob(entryBlob(zip, entry)));
@@ -190,7 +195,7 @@ export async function* readZipFolder(
 ): AsyncGenerator<Payload> {
   const own = pool ?? new ParsePool();
   try {
-    for await (const p of own.blobs(legiscanParser(folder, compact), zipBlobs(zip, folder))) yield { folder, ...p };
+    for await (const p of own.blobs(legiscanParser(folder, compact), zipBlobs(zip, folder))) yield payload(folder, p);
   } finally {
     if (!pool) await own.close();
   }

@@ -6,10 +6,9 @@ import type { BillRow } from '../write/bills.js';
 import type { Reference } from '../write/reference.js';
 import type { SessionRow } from '../write/sessions.js';
 import { num, str } from './map.js';
+import type { LegiscanSession } from './source.js';
 
-type Obj = Record<string, unknown>;
-
-export function legiscanSession(session: Obj, bill: BillRow, ref: Reference, now = new Date()): SessionRow {
+export function legiscanSession(session: LegiscanSession, bill: BillRow, ref: Reference, now = new Date()): SessionRow {
   const name = str(session.session_name) || str(session.session_title);
   const years = [...name.matchAll(/\b(?:19|20)\d{2}\b/g)].map((m) => Number(m[0]));
   const year = num(session.year_start) || years[0] || Number((bill.status_date ?? '').slice(0, 4)) || 0;

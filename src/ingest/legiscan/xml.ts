@@ -8,7 +8,12 @@
 // faster than the regular-expression tokenizer it replaced: it jumps from '<' to '<' with indexOf,
 // reads tag names with charCodeAt, reuses one string per tag name, takes a leaf's text as one
 // slice of the document and decodes entities only where there is an '&'.
-type Obj = Record<string, unknown>;
+
+/** An element with children: each child by name (a repeated or listed name as an array), a leaf as its text. */
+export interface XmlElement {
+  [name: string]: XmlValue;
+}
+export type XmlValue = string | XmlElement | XmlValue[];
 
 const ENTITY = /&(#x[0-9a-fA-F]+|#\d+|amp|lt|gt|quot|apos);/g;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -61,16 +66,16 @@ function endOf(body: string, close: string, from: number, what: string): number 
 }
 
 /** Parses a LegiScan XML document; `lists` names the elements that are always arrays below depth 3. */
-export function parseLegiscanXml(body: string, lists: ReadonlySet<string>): Obj {
+export function parseLegiscanXml(body: string, lists: ReadonlySet<string>): XmlElement {
   // The open elements, the document root first: their names, and their objects once they have a child.
   const names: string[] = [''];
-  const objs: (Obj | null)[] = [{}];
+  const objs: (XmlElement | null)[] = [{}];
   // The innermost element's text so far is `text` (what came before a CDATA section or a comment
   // that interrupted it) followed by body.slice(from, <the next markup>).
   let text = '';
   let from = 0;
   let pos = 0;
-  const add = (name: string, value: unknown) => {
+  const add = (name: string, value: string | XmlElement) => {
     const obj = (objs[objs.length - 1] ??= {});
     // Own properties only: an element named like a built-in (`constructor`, `__proto__`) is data.
     const prev = Object.hasOwn(obj, name) ? obj[name] : undefined;

@@ -11,14 +11,13 @@ import { queuePerson } from '../write/people-group.js';
 import type { PersonIds } from '../write/people.js';
 import { PARTY_NAMES, loadReference, partyId, type Reference } from '../write/reference.js';
 import { ParsePool } from '../read/parse-pool.js';
-import { yamlParser } from '../read/yaml.js';
 import { congressDistrict } from '../../domain/congress-district.js';
 import { stateIdOf } from '../../domain/states.js';
 import { foldPlaceholders } from '../congress/people.js';
 import { ImportReport, RecordError, type ReportOptions } from '../write/report.js';
+import { committeeParser, personParser, type OpenStatesCommittee, type OpenStatesPerson } from './source.js';
 
-type Obj = Record<string, unknown>;
-const SCHEMES: Record<string, keyof PersonIds> = {
+const SCHEMES: Record<string, Exclude<keyof PersonIds, 'fec'>> = {
   bioguide: 'bioguide',
   lis: 'lis',
   votesmart: 'votesmart',
@@ -39,31 +38,32 @@ async function yamlFiles(dir: string): Promise<string[]> {
 
 const roleOf = (type: string) => (type === 'lower' ? 1 : type === 'upper' ? 2 : type === 'legislature' ? 2 : 0);
 
-export function mapOpenStatesPerson(p: Obj, stateId: number, ref: Reference, active: boolean) {
+export function mapOpenStatesPerson(p: OpenStatesPerson, stateId: number, ref: Reference, active: boolean) {
   const id = String(p.id ?? '');
   if (!id.startsWith('ocd-person/')) throw new RecordError('missing or invalid id', 'id');
   const name = String(p.name ?? '').trim();
   if (!name) throw new RecordError('missing name', 'name');
-  const roles = (Array.isArray(p.roles) ? p.roles : []) as Obj[];
+  const roles = Array.isArray(p.roles) ? p.roles : [];
   // The current role is the one without an end date; retired people keep their latest one.
   const role =
     roles.find((r) => !r.end_date) ??
     [...roles].sort((a, b) => String(b.end_date ?? '').localeCompare(String(a.end_date ?? '')))[0];
-  const parties = (Array.isArray(p.party) ? p.party : []) as Obj[];
+  const parties = Array.isArray(p.party) ? p.party : [];
   const party = String((parties.find((x) => !x.end_date) ?? parties[0])?.name ?? '');
   const roleId = roleOf(String(role?.type ?? ''));
   const body = roleId ? ref.body(stateId, roleId) : undefined;
   const ids: PersonIds = { openstates: id };
   const extra: Record<string, string> = {};
-  for (const oi of (Array.isArray(p.other_identifiers) ? p.other_identifiers : []) as Obj[]) {
+  for (const oi of Array.isArray(p.other_identifiers) ? p.other_identifiers : []) {
     const scheme = String(oi.scheme ?? '');
     const value = String(oi.identifier ?? '').trim();
     if (!value) continue;
+    const known = SCHEMES[scheme];
     if (scheme === 'fec') ids.fec = [...(ids.fec ?? []), value];
-    else if (SCHEMES[scheme]) (ids as Record<string, unknown>)[SCHEMES[scheme]] ??= value;
+    else if (known) ids[known] ??= value;
     else extra[scheme] ??= value;
   }
-  for (const [k, v] of Object.entries((p.ids as Obj) ?? {})) extra[k] ??= String(v);
+  for (const [k, v] of Object.entries(p.ids ?? {})) extra[k] ??= String(v);
   const split = p.given_name || p.family_name ? null : splitPublishedName(name);
   const pid = partyId(party);
   return {
@@ -109,7 +109,7 @@ export async function importOpenStatesPeople(
     byOcd.clear();
     committees.reset();
   });
-  const writeCommittee = async (file: string, c: Obj, stateId: number) => {
+  const writeCommittee = async (file: string, c: OpenStatesCommittee, stateId: number) => {
     const id = String(c.id);
     const chamber = String(c.chamber ?? '');
     const body =
@@ -118,7 +118,7 @@ export async function importOpenStatesPeople(
     await writer.run('committees', file, async (db, w) => {
       const members = [];
       unknown = 0;
-      for (const m of (Array.isArray(c.members) ? c.members : []) as Obj[]) {
+      for (const m of Array.isArray(c.members) ? c.members : []) {
         const pid = m.person_id
           ? (byOcd.get(String(m.person_id)) ??
             (
@@ -130,7 +130,7 @@ export async function importOpenStatesPeople(
         if (pid) members.push({ people_id: pid, role: memberRole(String(m.role ?? '')) });
         else unknown++;
       }
-      const links = (Array.isArray(c.links) ? c.links : []) as Obj[];
+      const links = Array.isArray(c.links) ? c.links : [];
       return (
         await upsertCommittee(
           db,
@@ -180,7 +180,7 @@ export async function importOpenStatesPeople(
           }
           continue;
         }
-        for await (const { file, data, error } of parsers.files(yamlParser, files)) {
+        for await (const { file, data, error } of parsers.files(personParser, files)) {
           report.tick();
           let rec;
           try {
@@ -212,10 +212,10 @@ export async function importOpenStatesPeople(
       }
       // A subcommittee is written after its parent, so its parent_id is set by the first import:
       // files come in name order, which often puts a subcommittee before its parent.
-      const deferred: { file: string; c: Obj }[] = [];
-      for await (const { file, data, error } of parsers.files(yamlParser, committeeFiles)) {
+      const deferred: { file: string; c: OpenStatesCommittee }[] = [];
+      for await (const { file, data, error } of parsers.files(committeeParser, committeeFiles)) {
         report.tick();
-        let c: Obj;
+        let c: OpenStatesCommittee;
         try {
           if (!data) throw error;
           c = data;

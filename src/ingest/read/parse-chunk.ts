@@ -6,17 +6,18 @@ import fs from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { RecordError } from './record-error.js';
 
-/** Turns one file's text into its record; throws a RecordError for a bad one. */
-export type ParseFn<O = unknown> = (file: string, body: string, options: O) => Record<string, unknown>;
+/** Turns one file's text into its record (of the source's shape `T`); throws a RecordError for a bad one. */
+export type ParseFn<O = unknown, T = unknown> = (file: string, body: string, options: O) => T;
 
 /**
  * How a source's files are parsed. `module` is the URL of a module exporting `parse` (the same
  * function as `parse` here): a worker thread loads only that module, so a LegiScan import's workers
- * never load the YAML parser and the reader never imports a source.
+ * never load the YAML parser and the reader never imports a source. `T`: what `parse` returns, the
+ * source's record shape, which the pool hands back as it is.
  */
-export interface FileParser<O = unknown> {
+export interface FileParser<O = unknown, T = unknown> {
   module: string;
-  parse: ParseFn<O>;
+  parse: ParseFn<O, T>;
   options: O;
 }
 
@@ -34,14 +35,14 @@ export interface ChunkRequest<O = unknown> {
   files: string[];
   blobs?: Blob[];
 }
-export interface ParsedFile {
+export interface ParsedFile<T = unknown> {
   file: string;
-  data: Record<string, unknown> | null;
+  data: T | null;
   error?: { message: string; field?: string };
 }
-export interface ChunkResult {
+export interface ChunkResult<T = unknown> {
   id: number;
-  files: ParsedFile[];
+  files: ParsedFile<T>[];
 }
 
 /** A blob's text: inflated when deflated; a RecordError when it cannot be read. */
@@ -56,8 +57,8 @@ export function decodeBlob(b: Blob): string {
   }
 }
 
-export function parseChunk<O>(req: ChunkRequest<O>, parse: ParseFn<O>): ChunkResult {
-  const files = req.files.map((file, i): ParsedFile => {
+export function parseChunk<O, T>(req: ChunkRequest<O>, parse: ParseFn<O, T>): ChunkResult<T> {
+  const files = req.files.map((file, i): ParsedFile<T> => {
     try {
       return {
         file,
@@ -75,6 +76,6 @@ export function parseChunk<O>(req: ChunkRequest<O>, parse: ParseFn<O>): ChunkRes
 }
 
 /** Some files parsed in-thread with a source's parser: what the pool does when it has no workers. */
-export function parseWith<O>(parser: FileParser<O>, files: string[], blobs?: Blob[]): ParsedFile[] {
+export function parseWith<O, T>(parser: FileParser<O, T>, files: string[], blobs?: Blob[]): ParsedFile<T>[] {
   return parseChunk({ id: 0, module: parser.module, options: parser.options, files, blobs }, parser.parse).files;
 }

@@ -7,9 +7,9 @@ import { Worker } from 'node:worker_threads';
 import { RecordError } from './record-error.js';
 import { parseChunk, type Blob, type ChunkRequest, type ChunkResult, type FileParser } from './parse-chunk.js';
 
-export interface Parsed {
+export interface Parsed<T = unknown> {
   file: string;
-  data: Record<string, unknown> | null;
+  data: T | null;
   error?: unknown;
 }
 
@@ -41,18 +41,23 @@ export class ParsePool {
     }
   }
 
-  private parse<O>(parser: FileParser<O>, req: ChunkRequest<O>, transfer: ArrayBuffer[] = []): Promise<ChunkResult> {
+  private parse<O, T>(
+    parser: FileParser<O, T>,
+    req: ChunkRequest<O>,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<ChunkResult<T>> {
     if (!this.workers.length) return Promise.resolve().then(() => parseChunk(req, parser.parse));
     const w = this.workers[this.next++ % this.workers.length]!;
     return new Promise((resolve, reject) => {
-      this.waiting.set(req.id, { resolve, reject });
+      // The reply crosses from the worker untyped; it holds what this parser's `parse` returned there.
+      this.waiting.set(req.id, { resolve: (r) => resolve(r as ChunkResult<T>), reject });
       w.postMessage(req, transfer);
     });
   }
 
   /** The files parsed, in the order given. */
-  async *files<O>(parser: FileParser<O>, files: string[]): AsyncGenerator<Parsed> {
-    const pending: Promise<ChunkResult>[] = [];
+  async *files<O, T>(parser: FileParser<O, T>, files: string[]): AsyncGenerator<Parsed<T>> {
+    const pending: Promise<ChunkResult<T>>[] = [];
     let at = 0;
     const fill = () => {
       while (at < files.length && pending.length < AHEAD * Math.max(1, this.workers.length)) {
@@ -86,9 +91,12 @@ export class ParsePool {
    * order given. The source is read a few chunks ahead, so reading it overlaps the parsing and
    * whatever the caller does with the results.
    */
-  async *blobs<O>(parser: FileParser<O>, source: AsyncIterable<{ file: string; blob: Blob }>): AsyncGenerator<Parsed> {
+  async *blobs<O, T>(
+    parser: FileParser<O, T>,
+    source: AsyncIterable<{ file: string; blob: Blob }>,
+  ): AsyncGenerator<Parsed<T>> {
     const it = source[Symbol.asyncIterator]();
-    const pending: Promise<ChunkResult>[] = [];
+    const pending: Promise<ChunkResult<T>>[] = [];
     let ended = false;
     // One fill at a time (chained), so chunks are cut from the source in order.
     const fill = async () => {

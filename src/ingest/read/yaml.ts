@@ -11,12 +11,21 @@ export function parseYaml(text: string): unknown {
 }
 
 /** One YAML document per file, as a parse worker loads it (a FileParser's `module`). */
-export function parse(_file: string, body: string): Record<string, unknown> {
+export function parse(_file: string, body: string): unknown {
   try {
-    return (parseYaml(body) ?? {}) as Record<string, unknown>;
+    return parseYaml(body) ?? {};
   } catch (err) {
     throw new RecordError(`malformed YAML: ${(err as Error).message}`);
   }
 }
 
-export const yamlParser: FileParser<null> = { module: import.meta.url, parse, options: null };
+export const yamlParser: FileParser<null, unknown> = { module: import.meta.url, parse, options: null };
+
+/**
+ * The YAML parser for files a source knows the shape of (`T`, its documents as the source
+ * publishes them): where the source names that shape, the one place its parsed documents get a type.
+ */
+export function yamlParserOf<T>(): FileParser<null, T> {
+  // A document is whatever the file holds: the shape is the source's word for it, not checked here.
+  return yamlParser as FileParser<null, T>;
+}

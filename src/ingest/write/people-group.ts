@@ -14,6 +14,7 @@ import {
   merge,
   newPeopleId,
   recordRow,
+  type PersonColumns,
   type PersonRecord,
   type Row,
 } from './people.js';
@@ -58,7 +59,7 @@ export class PeopleGroup implements Group {
     this.pending = [];
     if (!work.length) return;
     const known = await this.fetch(db, work);
-    const writes = new Map<number, Record<string, unknown>>();
+    const writes = new Map<number, PersonColumns>();
     for (const p of work) {
       const { rec } = p;
       const candidates = [...known.values()]
@@ -77,7 +78,7 @@ export class PeopleGroup implements Group {
           : await newPeopleId(db, rec, derived !== undefined && known.has(derived));
         p.later.value = existing ? 'updated' : 'inserted';
         writes.set(id, row);
-        known.set(id, { ...row, people_id: id } as Row);
+        known.set(id, { ...row, people_id: id });
       }
       p.resolved?.(id);
     }

@@ -47,7 +47,11 @@ export interface PersonRecord {
   stub?: boolean;
 }
 
-export const JOIN_ORDER: [keyof PersonIds, string][] = [
+/** The people columns of the external ids a person is joined on. */
+type IdColumn =
+  'bioguide_id' | 'lis_id' | 'openstates_id' | 'votesmart_id' | 'opensecrets_id' | 'followthemoney_eid' | 'ballotpedia';
+
+export const JOIN_ORDER: [Exclude<keyof PersonIds, 'fec'>, IdColumn][] = [
   ['bioguide', 'bioguide_id'],
   ['lis', 'lis_id'],
   ['openstates', 'openstates_id'],
@@ -56,14 +60,46 @@ export const JOIN_ORDER: [keyof PersonIds, string][] = [
   ['followthemoney', 'followthemoney_eid'],
   ['ballotpedia', 'ballotpedia'],
 ];
-const STRONG: [keyof PersonIds, string][] = JOIN_ORDER.slice(0, 3);
+const STRONG = JOIN_ORDER.slice(0, 3);
 
-export type Row = Record<string, unknown> & {
-  people_id: number;
+/** The columns of a people row an import writes (COLS), as recordRow makes them and the table returns them. */
+export interface PersonColumns {
+  state_id: number;
+  role_id: number;
+  chamber: string;
+  body_id: number | null;
+  party_id: number;
+  party_name: string;
+  name: string;
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  suffix: string;
+  nickname: string;
+  district: string;
+  ballotpedia: string;
+  followthemoney_eid: string;
+  votesmart_id: string;
+  opensecrets_id: string;
+  bioguide_id: string | null;
+  lis_id: string | null;
+  fec_ids: string[];
+  openstates_id: string | null;
   legiscan_id: number | null;
+  person_hash: string;
+  /** other identifiers by scheme (a jsonb object: importers write strings, other writers may not) */
+  external_ids: Record<string, unknown>;
+  active: boolean;
   source: string;
+  /** 'stub' for a placeholder, '' for a full record */
   import_hash: string;
-};
+  committee_id: number;
+}
+
+/** A people row: stored (`SELECT *`, which also brings `updated`), or made in memory with its id. */
+export interface Row extends PersonColumns {
+  people_id: number;
+}
 
 export const COLS = [
   'state_id',
@@ -94,7 +130,7 @@ export const COLS = [
   'source',
   'import_hash',
   'committee_id',
-] as const;
+] as const satisfies readonly (keyof PersonColumns)[];
 const DESCRIPTIVE = [
   'state_id',
   'role_id',
@@ -118,7 +154,7 @@ function compatible(row: Row, rec: PersonRecord): boolean {
   if (rec.legiscan_id && row.legiscan_id && Number(row.legiscan_id) !== rec.legiscan_id) return false;
   for (const [key, col] of STRONG) {
     const mine = rec.ids[key];
-    const theirs = row[col] as string | null;
+    const theirs = row[col];
     if (mine && theirs && mine !== theirs) return false;
   }
   return true;
@@ -161,8 +197,12 @@ export function findExisting(rows: Row[], rec: PersonRecord): Row | undefined {
 
 export function derivedId(rec: PersonRecord): number | undefined {
   if (rec.legiscan_id) return undefined;
-  const strongest = JOIN_ORDER.find(([k]) => typeof rec.ids[k] === 'string' && rec.ids[k]);
-  return strongest ? derivedPeopleId(strongest[0], rec.ids[strongest[0]] as string) : undefined;
+  // Derived from the strongest id the record has.
+  for (const [k] of JOIN_ORDER) {
+    const v = rec.ids[k];
+    if (typeof v === 'string' && v) return derivedPeopleId(k, v);
+  }
+  return undefined;
 }
 
 export async function newPeopleId(db: Queryable, rec: PersonRecord, taken: boolean): Promise<number> {
@@ -181,7 +221,7 @@ export async function newPeopleId(db: Queryable, rec: PersonRecord, taken: boole
   }
 }
 
-export function recordRow(rec: PersonRecord): Record<string, unknown> {
+export function recordRow(rec: PersonRecord): PersonColumns {
   return {
     state_id: rec.state_id,
     role_id: rec.role_id,
@@ -218,30 +258,68 @@ const blank = (v: unknown) => v === null || v === undefined || v === '' || (Arra
 // 0 is "unknown" for these (party 0 is published as no party, role 0 as no role).
 const blankCol = (c: string, v: unknown) => blank(v) || ((c === 'party_id' || c === 'role_id') && Number(v) === 0);
 
-export function merge(existing: Row, rec: PersonRecord): Record<string, unknown> {
+/** A row's COLS alone, in COLS order (a stored row also has people_id and updated). */
+function columns(r: PersonColumns): PersonColumns {
+  return {
+    state_id: r.state_id,
+    role_id: r.role_id,
+    chamber: r.chamber,
+    body_id: r.body_id,
+    party_id: r.party_id,
+    party_name: r.party_name,
+    name: r.name,
+    first_name: r.first_name,
+    middle_name: r.middle_name,
+    last_name: r.last_name,
+    suffix: r.suffix,
+    nickname: r.nickname,
+    district: r.district,
+    ballotpedia: r.ballotpedia,
+    followthemoney_eid: r.followthemoney_eid,
+    votesmart_id: r.votesmart_id,
+    opensecrets_id: r.opensecrets_id,
+    bioguide_id: r.bioguide_id,
+    lis_id: r.lis_id,
+    fec_ids: r.fec_ids,
+    openstates_id: r.openstates_id,
+    legiscan_id: r.legiscan_id,
+    person_hash: r.person_hash,
+    external_ids: r.external_ids,
+    active: r.active,
+    source: r.source,
+    import_hash: r.import_hash,
+    committee_id: r.committee_id,
+  };
+}
+
+/** Sets one column of `to` to its value in `from`. */
+const take = <C extends keyof PersonColumns>(to: PersonColumns, from: PersonColumns, c: C) => {
+  to[c] = from[c];
+};
+
+export function merge(existing: Row, rec: PersonRecord): PersonColumns {
   const incoming = recordRow(rec);
-  const out: Record<string, unknown> = {};
   // A placeholder over a placeholder only fills blanks (a sponsor record naming a voter seen first).
   const owns =
     !(rec.stub && existing.import_hash === 'stub') &&
     (existing.source === rec.source || (existing.import_hash === 'stub' && !rec.stub));
-  for (const c of COLS) out[c] = existing[c];
+  const out = columns(existing);
   for (const c of COLS) {
     if (c === 'external_ids' || c === 'source' || c === 'import_hash') continue;
     const descriptive = (DESCRIPTIVE as readonly string[]).includes(c);
     // The owner rewrites descriptive fields; ids are only ever added, never blanked.
-    if (owns && (descriptive || !blank(incoming[c]))) out[c] = incoming[c];
-    else if (blankCol(c, existing[c]) && !blankCol(c, incoming[c])) out[c] = incoming[c];
+    if (owns && (descriptive || !blank(incoming[c]))) take(out, incoming, c);
+    else if (blankCol(c, existing[c]) && !blankCol(c, incoming[c])) take(out, incoming, c);
   }
   if (existing.import_hash === 'stub' && !rec.stub) {
     out.source = rec.source;
     out.import_hash = '';
   }
-  out.external_ids = { ...(existing.external_ids as object), ...(incoming.external_ids as object) };
+  out.external_ids = { ...existing.external_ids, ...incoming.external_ids };
   return out;
 }
 
-export const comparable = (r: Record<string, unknown>) =>
+export const comparable = (r: PersonColumns) =>
   COLS.map((c) =>
     c === 'body_id' || c === 'legiscan_id' || c === 'state_id' ? (r[c] === null ? null : Number(r[c])) : r[c],
   );
@@ -250,7 +328,7 @@ export const comparable = (r: Record<string, unknown>) =>
  * The row to write when the record joins an existing person, or undefined when writing it would
  * change nothing (a placeholder never overwrites a full record; a merge equal to what is stored).
  */
-export function mergedIfChanged(existing: Row, rec: PersonRecord): Record<string, unknown> | undefined {
+export function mergedIfChanged(existing: Row, rec: PersonRecord): PersonColumns | undefined {
   if (rec.stub && existing.import_hash !== 'stub') return undefined;
   const row = merge(existing, rec);
   return contentHash(comparable(row)) === contentHash(comparable(existing)) ? undefined : row;
