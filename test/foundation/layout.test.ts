@@ -209,6 +209,33 @@ describe('import graph', () => {
   });
 });
 
+// One way to reach a dependency (issue 26 item 3): the process root (server.ts) makes each shared
+// part once and hands it down as a decorator or a narrow deps object; nothing below it makes one of
+// its own or keeps a lookup table keyed by a client.
+describe('dependencies', () => {
+  const SRC = path.resolve(import.meta.dirname, '../../src');
+  const sources = files(SRC)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ rel: path.relative(SRC, f), text: readFileSync(f, 'utf8') }));
+
+  // [what, how it is made, the module that defines how (its factory)]
+  it.each([
+    ['the Redis client', /\bcreateRedis\(|new RedisClient\(/, 'redis/client.ts'],
+    ['the guarded outbound HTTP', /new Outbound\(/, 'webhooks/delivery/outbound.ts'],
+    ['the delivery kinds', /\bdeliveryKinds\(\)|new DeliveryKinds\(/, 'delivery-kinds.ts'],
+  ])('makes %s at the process root only', (_, pattern, factory) => {
+    const code = (text: string) => text.replace(/^\s*(\/\/|\*).*$/gm, '');
+    expect(
+      sources.filter((f) => f.rel !== 'server.ts' && f.rel !== factory && pattern.test(code(f.text))).map((f) => f.rel),
+    ).toEqual([]);
+  });
+
+  it('keeps no registry keyed by a pool or a client at module level', () => {
+    const registry = /^(const|let) \w+ = new (Weak)?Map<[^,]*(Pool|Redis|Client)\b/m;
+    expect(sources.filter((f) => registry.test(f.text)).map((f) => f.rel)).toEqual([]);
+  });
+});
+
 // Rules every layer needs have one home, src/domain/, which itself stands below everything: it
 // imports nothing of the service, and no other folder writes a rule of its own again.
 describe('domain rules', () => {
