@@ -12,10 +12,11 @@
 // one snapshot and scales the times by the share of the corpus's rows they hold; --states all
 // builds everything as the bulk role does. Run it under the machine's benchmark lock, after
 // `npm run build`:
-//   flock /work/bench.lock node bench/bulk/run.mjs [--db URL] [--states WA,MN|all] [--runs N] [--build-flags '…'] [--keep]
+//   flock /work/bench.lock node bench/bulk/run.mjs [--db URL] [--states WA,MN|all] [--runs N] [--build-flags '…'] [--compare-lanes] [--keep]
 // --runs N builds and runs both baselines N times, taking turns, and reports medians (each run's
 // numbers and load averages are kept in the JSON); --build-flags passes V8/Node flags to the build
-// process (e.g. --max-semi-space-size=32). The files it builds are removed at the end (--keep
+// process (e.g. --max-semi-space-size=32); --compare-lanes also builds each run in one lane (the
+// role's build without its second thread). The files it builds are removed at the end (--keep
 // leaves them current).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +36,7 @@ const { values: args } = parseArgs({
     keep: { type: 'boolean', default: false },
     runs: { type: 'string', default: '1' },
     'build-flags': { type: 'string', default: '' },
+    'compare-lanes': { type: 'boolean', default: false },
   },
 });
 const DB = args.db;
@@ -165,18 +167,24 @@ for (let i = 0; i < Math.max(1, Number(args.runs)); i++) {
   const run = {
     loadavg_before: load,
     build: await runChild('build-child.mjs', [DB, codes], buildFlags),
+    // the same build in one lane (one thread writing every jurisdiction), when asked
+    build1: args['compare-lanes'] ? await runChild('build-child.mjs', [DB, codes, '1'], buildFlags) : undefined,
     copyBoth: await runChild('copy-child.mjs', [DB, codes]),
     copyOne: await runChild('copy-child.mjs', [DB, codes, '--one']),
   };
   run.ratio = run.build.ms / run.copyBoth.ms;
   runs.push(run);
+  if (run.build1)
+    console.log(
+      `run ${i + 1}: build in one lane ${(run.build1.ms / 1000).toFixed(1)} s, ${(run.build1.peak_rss / MiB).toFixed(0)} MiB: ${(run.build1.ms / run.copyBoth.ms).toFixed(2)}x`,
+    );
   console.log(
     `run ${i + 1}: build ${(run.build.ms / 1000).toFixed(1)} s, ${(run.build.peak_rss / MiB).toFixed(0)} MiB; COPY -> gzip + deflate ${(run.copyBoth.ms / 1000).toFixed(1)} s: ${run.ratio.toFixed(2)}x (load ${load.map((l) => l.toFixed(1)).join(' ')})`,
   );
 }
 /** The run with the median build/baseline ratio (its own numbers, not a mix of runs; of an even count the lower middle, so report every run). */
 const median = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor((runs.length - 1) / 2)];
-const { build, copyBoth, copyOne } = median;
+const { build, build1, copyBoth, copyOne } = median;
 
 // --- download over HTTP, and its baseline ---
 const keyPool = new pg.Pool({ connectionString: DB, max: 1 });
@@ -217,6 +225,9 @@ const s = (ms) => (ms / 1000).toFixed(1);
 const mib = (b) => (b / MiB).toFixed(0);
 const rows = [
   ['build (NDJSON + CSV, one pass)', s(build.ms), s(build.ms * scale), mib(build.peak_rss), mib(build.bytes)],
+  ...(build1
+    ? [['  the same in one lane', s(build1.ms), s(build1.ms * scale), mib(build1.peak_rss), mib(build1.bytes)]]
+    : []),
   [
     '  baseline: COPY -> gzip + deflate',
     s(copyBoth.ms),
