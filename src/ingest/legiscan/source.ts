@@ -223,20 +223,9 @@ export type LegiscanReferral = {
   date?: Scalar;
 };
 
-/** A vote/ file. */
-export type LegiscanRollCall = {
-  roll_call_id?: Scalar;
+/** A vote/ file: the roll call as its bill lists it, its bill and its members. */
+export type LegiscanRollCall = LegiscanBillVote & {
   bill_id?: Scalar;
-  chamber_id?: Scalar;
-  date?: Scalar;
-  desc?: Scalar;
-  yea?: Scalar;
-  nay?: Scalar;
-  nv?: Scalar;
-  absent?: Scalar;
-  total?: Scalar;
-  passed?: Scalar;
-  state_link?: Scalar;
   votes?: Listed<LegiscanMemberVote>;
   /** the member list in compact form, in place of `votes`, when the parse worker made it (members.ts) */
   _members?: CompactMembers;

@@ -63,20 +63,23 @@ export const JOIN_ORDER: [Exclude<keyof PersonIds, 'fec'>, IdColumn][] = [
 const STRONG = JOIN_ORDER.slice(0, 3);
 
 /** The columns of a people row an import writes (COLS), as recordRow makes them and the table returns them. */
-export interface PersonColumns {
-  state_id: number;
-  role_id: number;
-  chamber: string;
-  body_id: number | null;
-  party_id: number;
-  party_name: string;
-  name: string;
-  first_name: string;
-  middle_name: string;
-  last_name: string;
-  suffix: string;
-  nickname: string;
-  district: string;
+export interface PersonColumns extends Pick<
+  PersonRecord,
+  | 'state_id'
+  | 'role_id'
+  | 'chamber'
+  | 'body_id'
+  | 'party_id'
+  | 'party_name'
+  | 'name'
+  | 'first_name'
+  | 'middle_name'
+  | 'last_name'
+  | 'suffix'
+  | 'nickname'
+  | 'district'
+  | 'active'
+> {
   ballotpedia: string;
   followthemoney_eid: string;
   votesmart_id: string;
@@ -89,7 +92,6 @@ export interface PersonColumns {
   person_hash: string;
   /** other identifiers by scheme (a jsonb object: importers write strings, other writers may not) */
   external_ids: Record<string, unknown>;
-  active: boolean;
   source: string;
   /** 'stub' for a placeholder, '' for a full record */
   import_hash: string;
