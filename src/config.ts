@@ -136,6 +136,18 @@ export const SETTINGS = {
     1,
     'Expensive reads (text search, deep offsets) one key may run at once across all replicas; more answer 429 concurrency_limit_exceeded (0 = no limit)',
   ),
+  expensiveReadMsPerSec: setting(
+    'EXPENSIVE_READ_MS_PER_SEC',
+    int(0, 1000),
+    250,
+    "Milliseconds of expensive-read statement time one key may use per second on average, across all replicas (250: a quarter of one database core); the time a key's expensive reads ran is a debt draining at this rate, and above EXPENSIVE_READ_BURST_MS its next expensive read answers 429 read_budget_exceeded (0 = no budget)",
+  ),
+  expensiveReadBurstMs: setting(
+    'EXPENSIVE_READ_BURST_MS',
+    int(0, 600000),
+    2000,
+    'Milliseconds of expensive-read debt a key may carry and still start one (a burst of heavy searches before the per-second rate applies)',
+  ),
   expensiveReadPoolSize: setting(
     'EXPENSIVE_READ_POOL_SIZE',
     int(0, 200),

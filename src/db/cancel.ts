@@ -28,14 +28,17 @@ function sendCancel(pool: Pool, client: PoolClient): void {
 }
 
 /**
- * A Queryable over `pool` whose running statement is cancelled when `signal` aborts. A connection
+ * A Queryable over `pool` whose running statement is cancelled when `signal` aborts (and whose
+ * statements' run time is added to `spent`, when given). A connection
  * a cancel was sent for is discarded rather than returned to the pool: the CancelRequest is
  * asynchronous and could otherwise reach the next statement run on that connection.
  */
-export function cancellable(pool: Pool, signal: AbortSignal): Queryable {
+export function cancellable(pool: Pool, signal: AbortSignal, spent?: { ms: number }): Queryable {
   const query = async (sql: string, params?: unknown[]) => {
     signal.throwIfAborted();
     const client = await pool.connect();
+    // the statements' own time, not the wait for a connection (other keys' reads may hold them)
+    const started = performance.now();
     let cancelled = false;
     const onAbort = () => {
       cancelled = true;
@@ -46,6 +49,7 @@ export function cancellable(pool: Pool, signal: AbortSignal): Queryable {
       signal.throwIfAborted();
       return await client.query(sql, params);
     } finally {
+      if (spent) spent.ms += performance.now() - started;
       signal.removeEventListener('abort', onAbort);
       client.release(cancelled);
     }

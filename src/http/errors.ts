@@ -29,6 +29,10 @@ export const ERROR_CATALOGUE = {
     status: 429,
     message: 'This key already runs as many expensive reads as it may at once; honour Retry-After.',
   },
+  read_budget_exceeded: {
+    status: 429,
+    message: 'This key used its share of expensive-read time (EXPENSIVE_READ_MS_PER_SEC); honour Retry-After.',
+  },
   subscription_limit: { status: 429, message: 'This key already holds 25 active subscriptions.' },
   stream_limit: {
     status: 429,

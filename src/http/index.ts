@@ -12,6 +12,7 @@ import { docsPlugin } from './docs.js';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limits.js';
 import { retryLog } from '../db/health.js';
 import { readSlots } from './read-budget.js';
+import { readTimeBudget } from './read-time.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,6 +50,10 @@ export const httpPlugin = fp(
     app.decorate('limiter', limiter);
     app.decorate('keyCache', keys);
     app.decorate('readSlots', readSlots(redis, app.config.readStatementTimeoutMs));
+    app.decorate(
+      'readTime',
+      readTimeBudget(redis, { msPerSec: app.config.expensiveReadMsPerSec, burstMs: app.config.expensiveReadBurstMs }),
+    );
 
     // Counts wait in memory while the database is down: one warning per outage, one line when it works again.
     const flushFailures = retryLog(app.log, 'usage flush failed; the counts are kept and flushed later');

@@ -11,6 +11,7 @@ import type { Redis, Result } from 'ioredis';
 import { cancellable } from '../db/cancel.js';
 import type { Queryable } from '../db/pool.js';
 import { ApiError } from './errors.js';
+import type { ReadTimeBudget } from './read-time.js';
 
 /** Takes a slot of the key; resolves to its release, or undefined when the key has none free. */
 export interface SlotGate {
@@ -96,8 +97,10 @@ export function disconnectSignal(reply: FastifyReply): AbortSignal {
 }
 
 /**
- * Runs `fn` with a read connection source cancelled on disconnect; an expensive read first takes
- * a slot of the request's key (429 concurrency_limit_exceeded when none is free) and frees it after.
+ * Runs `fn` with a read connection source cancelled on disconnect. An expensive read first checks
+ * its key's time budget (429 read_budget_exceeded while the key is in debt, read-time.ts), takes a
+ * slot of the key (429 concurrency_limit_exceeded when none is free), frees it after, and charges
+ * its statements' time to the key.
  */
 export async function budgetedRead<T>(
   app: FastifyInstance,
@@ -107,9 +110,22 @@ export async function budgetedRead<T>(
   fn: (db: Queryable) => Promise<T>,
 ): Promise<T> {
   const limit = app.config.expensiveReadsPerKey;
+  const keyId = expensive ? req.apiKey?.api_key_id : undefined;
+  // the key's time budget first: a key in debt takes no slot
+  const budget = keyId !== undefined ? app.readTime : undefined;
+  const wait = budget ? await budget.wait(keyId!) : 0;
+  if (wait > 0) {
+    const seconds = Math.ceil(wait / 1000);
+    throw new ApiError(
+      'read_budget_exceeded',
+      `This key's expensive reads (text search, deep offset) used their share of time, ${app.config.expensiveReadMsPerSec} ms a second; retry after ${seconds} second${seconds === 1 ? '' : 's'}.`,
+      { ms_per_sec: app.config.expensiveReadMsPerSec },
+      { 'Retry-After': seconds },
+    );
+  }
   let release: (() => void) | undefined;
-  if (expensive && limit > 0 && req.apiKey) {
-    release = await app.readSlots.acquire(req.apiKey.api_key_id, limit);
+  if (keyId !== undefined && limit > 0) {
+    release = await app.readSlots.acquire(keyId, limit);
     if (!release) {
       throw new ApiError(
         'concurrency_limit_exceeded',
@@ -119,12 +135,15 @@ export async function budgetedRead<T>(
       );
     }
   }
+  const spent = { ms: 0 };
   try {
     // On their own pool (EXPENSIVE_READ_POOL_SIZE): when every key's slot is busy, the expensive
     // reads queue there, and a cheap read still finds a free connection in the read pool.
-    return await fn(cancellable(expensive ? app.dbExpensive : app.dbRead, disconnectSignal(reply)));
+    return await fn(cancellable(expensive ? app.dbExpensive : app.dbRead, disconnectSignal(reply), spent));
   } finally {
     release?.();
+    // what its statements ran, whatever the answer (a timeout or a hang-up cost the database too)
+    if (budget && spent.ms > 0) budget.charge(keyId!, spent.ms);
   }
 }
 
@@ -132,6 +151,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** per-key slots of expensive reads (Redis when REDIS_URL is set, this process otherwise) */
     readSlots: SlotGate;
+    /** per-key time budget of expensive reads; undefined when EXPENSIVE_READ_MS_PER_SEC is 0 */
+    readTime: ReadTimeBudget | undefined;
   }
 }
 

@@ -1,7 +1,8 @@
 // What one search may cost: bounded input, a statement timeout on the read pool (422 query_timeout),
-// cancellation in PostgreSQL when the client hangs up, and a per-key cap on expensive reads running
-// at once (in-process, and across replicas through Redis). A search is made slow on purpose by
-// holding a lock on bills from another connection: it then waits in PostgreSQL as long as we like.
+// cancellation in PostgreSQL when the client hangs up, a per-key cap on expensive reads running at
+// once and a per-key budget of their statement time (in-process, and across replicas through
+// Redis). A search is made slow on purpose by holding a lock on bills from another connection: it
+// then waits in PostgreSQL as long as we like.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
 import { createLogger } from '../../src/logger.js';
@@ -9,6 +10,7 @@ import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { buildTestApp, testApp, testConfig, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { countWaiting, lockTable, SEARCH_SQL } from '../helpers/locks.js';
+import { MemoryReadTime } from '../../src/http/read-time.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -118,8 +120,10 @@ for (const mode of ['in-process', 'redis'] as const) {
     it('a key runs at most EXPENSIVE_READS_PER_KEY searches at once; others keep being served; slots come back', async () => {
       const redisUrl = mode === 'redis' ? process.env.REDIS_URL : undefined;
       // Two replicas; with Redis they share the slots of a key.
-      const a = await testApp({ db, config: { expensiveReadsPerKey: 2, redisUrl } });
-      const b = mode === 'redis' ? await testApp({ db, config: { expensiveReadsPerKey: 2, redisUrl } }) : a;
+      // the slots alone: the time budget (its own test below) would refuse these held searches' key
+      const config = { expensiveReadsPerKey: 2, expensiveReadMsPerSec: 0, redisUrl };
+      const a = await testApp({ db, config });
+      const b = mode === 'redis' ? await testApp({ db, config }) : a;
       const noisy = (await a.newKey({ org: `noisy-${mode}` })).api_key;
       const other = (await a.newKey({ org: `other-${mode}` })).api_key;
       const search = (t: TestApp, key: string, q = 'school') =>
@@ -156,3 +160,81 @@ for (const mode of ['in-process', 'redis'] as const) {
     });
   });
 }
+
+for (const mode of ['in-process', 'redis'] as const) {
+  describe(`expensive-read time per key (${mode})`, () => {
+    const skip = mode === 'redis' && noRedis;
+    beforeEach((ctx) => ctx.skip(skip, NO_REDIS));
+
+    it('a key whose searches ran long waits, on every replica (429 read_budget_exceeded); its cheap reads and other keys do not', async () => {
+      const redisUrl = mode === 'redis' ? process.env.REDIS_URL : undefined;
+      // 10 ms of statement time a second and 100 ms of debt: a search held a second puts the key
+      // about 90 s in debt, far more than any pause of a loaded machine drains
+      const config = { expensiveReadMsPerSec: 10, expensiveReadBurstMs: 100, redisUrl };
+      const a = await testApp({ db, config });
+      const b = mode === 'redis' ? await testApp({ db, config }) : a;
+      const heavy = (await a.newKey({ org: `heavy-${mode}` })).api_key;
+      const other = (await a.newKey({ org: `light-${mode}` })).api_key;
+      const search = (t: TestApp, key: string, q = 'school') =>
+        t.app.inject({ url: `/v1/bills?q=${q}`, headers: { 'x-api-key': key } });
+      const release = await lockTable(db.pool, 'bills');
+      let held: ReturnType<typeof search>;
+      try {
+        held = search(a, heavy);
+        await waitFor('the search waiting in PostgreSQL', async () => (await countWaiting(db.pool, SEARCH_SQL)) === 1);
+        // the statement runs (waiting on the lock) for a second at least: that time is the key's debt
+        await new Promise((r) => setTimeout(r, 1000));
+      } finally {
+        await release();
+      }
+      expect((await held).statusCode).toBe(200);
+      // the charge reaches Redis a moment after the answer: the other replica refuses once it has
+      let refused: Awaited<ReturnType<typeof search>> | undefined;
+      await waitFor('the key refused for its debt', async () => {
+        const res = await search(b, heavy, 'tax');
+        if (res.statusCode === 429) refused = res;
+        return refused !== undefined;
+      });
+      expect(refused!.json().error).toMatchObject({ code: 'read_budget_exceeded', ms_per_sec: 10 });
+      expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(10);
+      expect((await b.app.inject({ url: '/v1/states', headers: { 'x-api-key': heavy } })).statusCode).toBe(200);
+      expect((await search(b, other)).statusCode).toBe(200);
+      await a.close();
+      if (b !== a) await b.close();
+    });
+  });
+}
+
+describe('the time budget of a key', () => {
+  it('drains the debt at EXPENSIVE_READ_MS_PER_SEC and admits within EXPENSIVE_READ_BURST_MS', async () => {
+    let now = 0;
+    const budget = new MemoryReadTime({ msPerSec: 250, burstMs: 2000 }, () => now);
+    expect(await budget.wait('k')).toBe(0);
+    budget.charge('k', 1500);
+    expect(await budget.wait('k')).toBe(0); // within the burst
+    budget.charge('k', 1500);
+    expect(await budget.wait('k')).toBe(4000); // 1,000 ms over it, at 250 ms a second
+    now = 2000;
+    expect(await budget.wait('k')).toBe(2000);
+    now = 4000;
+    expect(await budget.wait('k')).toBe(0);
+    expect(await budget.wait('other')).toBe(0);
+    // someone searching as they type: 5 ms searches a tenth of a second apart never wait
+    for (let i = 0; i < 1000; i++) {
+      now += 100;
+      budget.charge('typist', 5);
+      expect(await budget.wait('typist')).toBe(0);
+    }
+  });
+
+  it('lets quick searches of one key through one after another with the defaults', async () => {
+    const t = await testApp({ db });
+    try {
+      expect(t.config.expensiveReadMsPerSec).toBe(250);
+      for (const q of ['school', 'tax', 'health', 'water', 'road', 'court', 'vote', 'fee', 'land', 'fish'])
+        expect((await t.app.inject({ url: `/v1/bills?q=${q}`, headers: { 'x-api-key': t.key } })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
