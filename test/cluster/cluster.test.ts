@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsForChange } from '../../src/domain/events.js';
+import { EVENT_NAMES, eventsForChange } from '../../src/domain/events.js';
 import { seed } from '../../src/demo/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { ensureBuilt } from '../helpers/build.js';
@@ -152,16 +152,7 @@ describe.skipIf(!enabled)('local cluster under failures', () => {
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
       body: JSON.stringify({
         webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-        events: [
-          'bill_introduced',
-          'status_change',
-          'vote_recorded',
-          'text_updated',
-          'passed',
-          'vetoed',
-          'signed',
-          'amendment_added',
-        ],
+        events: EVENT_NAMES,
         filters: {},
       }),
     });

@@ -22,7 +22,7 @@ import { createPool, withTransaction, type Pool } from '../../src/db/pool.js';
 import { seed } from '../../src/demo/seed.js';
 import { createKey } from '../../src/keys/store.js';
 import { createLogger } from '../../src/logger.js';
-import { eventsForChange } from '../../src/domain/events.js';
+import { EVENT_NAMES, eventsForChange } from '../../src/domain/events.js';
 import { ResumingSseClient } from '../helpers/resuming-sse.js';
 import { ensureBuilt } from '../helpers/build.js';
 import { lockTable } from '../helpers/locks.js';
@@ -186,16 +186,7 @@ describe('PostgreSQL restarts under load', () => {
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
       body: JSON.stringify({
         webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
-        events: [
-          'bill_introduced',
-          'status_change',
-          'vote_recorded',
-          'text_updated',
-          'passed',
-          'vetoed',
-          'signed',
-          'amendment_added',
-        ],
+        events: EVENT_NAMES,
         filters: {},
       }),
     });
