@@ -9,6 +9,7 @@ import { recordChanges, type ChangeInput, type ReasonName } from '../../src/chan
 import { withTransaction, type Queryable } from '../../src/db/pool.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testApp, testConfig, type TestApp } from '../helpers/app.js';
+import { until } from '../helpers/wait.js';
 
 export const silent = pino({ level: 'silent' });
 export const usingNats = Boolean(process.env.NATS_URL);
@@ -89,6 +90,20 @@ export async function realtimeEnv(config: Partial<Config> = {}, opts: { relay?: 
       await db.drop();
     },
   };
+}
+
+/** n status changes in one transaction over the seed's states, then waits until the relay stamped (and published) them. */
+export async function writeMany(env: Pick<Env, 'db'>, n: number): Promise<void> {
+  const states = Object.keys(STATE_IDS);
+  const inputs: ChangeInput[] = Array.from({ length: n }, (_, i) => {
+    const state = states[i % states.length];
+    return { bill_id: billOf(state, 1 + (i % 20)), state_id: STATE_IDS[state], reason: 'StatusChange', detail: {} };
+  });
+  await withTransaction(env.db.pool, (c) => recordChanges(c, inputs));
+  await until(
+    async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+    30_000,
+  );
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -6,10 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordChanges, type ChangeInput } from '../../src/changes/record.js';
-import { withTransaction } from '../../src/db/pool.js';
 import { buildTestApp, testConfig } from '../helpers/app.js';
-import { billOf, change, realtimeEnv, STATE_IDS, until, type Env } from './env.js';
+import { change, realtimeEnv, until, writeMany, type Env } from './env.js';
 import { changeEvents, openStream, type RawStream } from './sse-client.js';
 
 const BEHIND = 1200;
@@ -43,20 +41,6 @@ const idsAfter = async (cursor: string) =>
   ).rows.map((r) => r.t);
 const dataOf = (e: { data?: string }) => JSON.parse(e.data ?? '{}') as Record<string, unknown>;
 
-/** n changes in one transaction (all states of the seed), then waits until the relay stamped them. */
-async function writeMany(n: number): Promise<void> {
-  const states = Object.keys(STATE_IDS);
-  const inputs: ChangeInput[] = Array.from({ length: n }, (_, i) => {
-    const state = states[i % states.length];
-    return { bill_id: billOf(state, 1 + (i % 20)), state_id: STATE_IDS[state], reason: 'StatusChange', detail: {} };
-  });
-  await withTransaction(env.db.pool, (c) => recordChanges(c, inputs));
-  await until(
-    async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
-    30_000,
-  );
-}
-
 /** Reads a stream until it has `want` changes, then checks it is still open and gets a live one. */
 async function catchesUpThenLive(url: string, key: string, cursor: string, want: string[]): Promise<RawStream> {
   const s = await openStream(`${url}/v1/stream?since=${cursor}`, { 'x-api-key': key });
@@ -73,7 +57,7 @@ async function catchesUpThenLive(url: string, key: string, cursor: string, want:
 describe('stream catch-up', () => {
   it(`catches a fast client ${BEHIND} events behind up in one connection (ring), with a ${SETTINGS.streamBufferBytes}-byte buffer`, async () => {
     const start = await highWater();
-    await writeMany(BEHIND);
+    await writeMany(env, BEHIND);
     const want = await idsAfter(start);
     expect(want.length).toBe(BEHIND);
     const s = await catchesUpThenLive(env.url, env.key, start, want);
@@ -83,7 +67,7 @@ describe('stream catch-up', () => {
 
   it('bounds a replay to STREAM_REPLAY_MAX_EVENTS: reset with the skipped range first, then the newest events (ring)', async () => {
     const start = await highWater();
-    await writeMany(SETTINGS.streamReplayMaxEvents + 300);
+    await writeMany(env, SETTINGS.streamReplayMaxEvents + 300);
     const all = await idsAfter(start);
     const skippedTo = all[all.length - SETTINGS.streamReplayMaxEvents - 1];
     const s = await catchesUpThenLive(env.url, env.key, start, all.slice(-SETTINGS.streamReplayMaxEvents));
@@ -131,7 +115,7 @@ describe('stream catch-up', () => {
       // Everything moves back by the same hour, so the order stays and the ring of the new gateway
       // is empty.
       const before = await highWater();
-      await writeMany(SETTINGS.streamReplayMaxEvents + 300);
+      await writeMany(env, SETTINGS.streamReplayMaxEvents + 300);
       await env.db.pool.query(`UPDATE changes SET changed_at = changed_at - interval '1 hour'`);
       start = (
         await env.db.pool.query<{ t: string }>(

@@ -7,9 +7,7 @@
 // the ring (a cursor inside it). Clients are the `eventsource` package, reading as fast as they can.
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordChanges, type ChangeInput } from '../../src/changes/record.js';
-import { withTransaction } from '../../src/db/pool.js';
-import { billOf, change, realtimeEnv, STATE_IDS, until, type Env } from './env.js';
+import { change, realtimeEnv, until, writeMany, type Env } from './env.js';
 
 /** the budget under test: events a second for all of one key's replays */
 const RATE = 200;
@@ -38,20 +36,6 @@ const highWater = async () =>
     )
   ).rows[0].t;
 
-/** n changes in one transaction, then waits until the relay stamped (and published) them. */
-async function writeMany(n: number): Promise<void> {
-  const states = Object.keys(STATE_IDS);
-  const inputs: ChangeInput[] = Array.from({ length: n }, (_, i) => {
-    const state = states[i % states.length];
-    return { bill_id: billOf(state, 1 + (i % 20)), state_id: STATE_IDS[state], reason: 'StatusChange', detail: {} };
-  });
-  await withTransaction(env.db.pool, (c) => recordChanges(c, inputs));
-  await until(
-    async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
-    30_000,
-  );
-}
-
 /** An EventSource client that records each change's id and when it arrived (ms after t0). */
 class Client {
   ids: string[] = [];
@@ -72,7 +56,7 @@ describe('replay pacing per key', () => {
   it("holds one key's replays to its budget, delivers every event in order, and never paces another key", async () => {
     // cursor inside the ring: taken after the hub started, before the changes
     const ringCursor = await highWater();
-    await writeMany(CHANGES);
+    await writeMany(env, CHANGES);
     const ids = await allIds();
     expect(ids).toHaveLength(CHANGES);
     const { api_key: other } = await env.newKey({ org: 'other-org' });
