@@ -112,8 +112,8 @@ export async function budgetedRead<T>(
   const limit = app.config.expensiveReadsPerKey;
   const keyId = expensive ? req.apiKey?.api_key_id : undefined;
   // the key's time budget first: a key in debt takes no slot
-  const budget = keyId !== undefined ? app.readTime : undefined;
-  const wait = budget ? await budget.wait(keyId!) : 0;
+  const budget = keyId !== undefined && app.readTime ? { keyId, of: app.readTime } : undefined;
+  const wait = budget ? await budget.of.wait(budget.keyId) : 0;
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000);
     throw new ApiError(
@@ -143,7 +143,7 @@ export async function budgetedRead<T>(
   } finally {
     release?.();
     // what its statements ran, whatever the answer (a timeout or a hang-up cost the database too)
-    if (budget && spent.ms > 0) budget.charge(keyId!, spent.ms);
+    if (budget && spent.ms > 0) budget.of.charge(budget.keyId, spent.ms);
   }
 }
 

@@ -1,5 +1,5 @@
 // GET /v1/bills/{bill_id} and its sub-resources (complete sets, no paging, each in the spec's order).
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { notFound } from '../../http/errors.js';
 import { ListOf, One, responses } from '../common/schemas.js';
@@ -11,88 +11,76 @@ import { BillWithParts, embedParts, IncludeParam, parseInclude } from './parts.j
 export const BillParams = Type.Object({ bill_id: PathIntId });
 const BillQuery = Type.Object({ include: IncludeParam });
 
-const SUBRESOURCES: Array<{ path: SubresourceName; op: string; row: TSchema; summary: string; order: string }> = [
+const SUBRESOURCES: Array<{ path: SubresourceName; op: string; summary: string; order: string }> = [
   {
     path: 'sponsors',
     op: 'listBillSponsors',
-    row: S.SponsorRow,
     summary: 'Sponsors of a bill',
     order: 'In sponsor_order.',
   },
   {
     path: 'history',
     op: 'listBillHistory',
-    row: S.HistoryRow,
     summary: 'Actions on a bill',
     order: 'In history_step order.',
   },
   {
     path: 'texts',
     op: 'listBillTexts',
-    row: S.TextRow,
     summary: 'Text versions of a bill',
     order: 'Newest first (text_date, then text_id).',
   },
   {
     path: 'votes',
     op: 'listBillVotes',
-    row: S.RollCallRow,
     summary: 'Roll calls on a bill',
     order: 'Newest first (vote_date, then roll_call_id).',
   },
   {
     path: 'subjects',
     op: 'listBillSubjects',
-    row: S.SubjectRow,
     summary: 'Raw subject tags of a bill',
     order: 'Alphabetical by subject_name.',
   },
   {
     path: 'amendments',
     op: 'listBillAmendments',
-    row: S.AmendmentRow,
     summary: 'Amendments to a bill',
     order: 'Newest first (amendment_date, then amendment_id).',
   },
   {
     path: 'referrals',
     op: 'listBillReferrals',
-    row: S.ReferralRow,
     summary: 'Committee referrals of a bill',
     order: 'In referral_step order.',
   },
   {
     path: 'calendar',
     op: 'listBillCalendar',
-    row: S.CalendarRow,
     summary: 'Calendar events of a bill',
     order: 'Newest first (event_date, event_time).',
   },
   {
     path: 'supplements',
     op: 'listBillSupplements',
-    row: S.SupplementRow,
     summary: 'Supplements (fiscal notes, analyses, ...) of a bill',
     order: 'Newest first (supplement_date, then supplement_id).',
   },
   {
     path: 'sast',
     op: 'listBillCrossReferences',
-    row: S.SastRow,
     summary: 'Cross-references (same-as, similar-to, ...) of a bill',
     order: 'By sast_type_id, then sast_bill_number.',
   },
   {
     path: 'citations',
     op: 'listBillCitations',
-    row: S.CitationRow,
     summary: 'Statute citations of a bill',
     order: 'In publication order (id). Empty where the state does not publish citations.',
   },
   {
     path: 'analyses',
     op: 'listBillAnalyses',
-    row: S.AnalysisRow,
     summary: 'Published analyses of a bill',
     order: 'Newest first (analysis_date, then id). Empty where the state does not publish analyses.',
   },
@@ -135,7 +123,7 @@ export const billDetailRoutes: FastifyPluginAsyncTypebox = async (app) => {
           description: `${sr.order} The complete set, no paging. 404 when the bill does not exist; 200 with an empty data array when it has no rows.`,
           tags: ['Bills'],
           params: BillParams,
-          response: responses(ListOf(sr.row), 400, 404),
+          response: responses(ListOf(S.SUBRESOURCE_ROWS[sr.path]), 400, 404),
         },
       },
       async (req) => {

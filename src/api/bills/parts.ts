@@ -13,18 +13,7 @@ import { subresourceOf, textChangesOf } from './repository.js';
  * pair of text ids, so it is not a part.
  */
 export const PARTS = {
-  sponsors: S.SponsorRow,
-  history: S.HistoryRow,
-  texts: S.TextRow,
-  votes: S.RollCallRow,
-  subjects: S.SubjectRow,
-  amendments: S.AmendmentRow,
-  referrals: S.ReferralRow,
-  calendar: S.CalendarRow,
-  supplements: S.SupplementRow,
-  sast: S.SastRow,
-  citations: S.CitationRow,
-  analyses: S.AnalysisRow,
+  ...S.SUBRESOURCE_ROWS,
   changes: S.TextChangeRow,
 } satisfies Record<string, TSchema>;
 

@@ -11,20 +11,7 @@ export type BillRow = Static<typeof S.BillSchema>;
 export type TextChangeOfBill = Static<typeof S.TextChangeRow> & { _bill: number };
 
 /** Each list sub-resource of a bill, by its path, with the row its endpoint answers. */
-export interface SubresourceRows {
-  sponsors: Static<typeof S.SponsorRow>;
-  history: Static<typeof S.HistoryRow>;
-  texts: Static<typeof S.TextRow>;
-  votes: Static<typeof S.RollCallRow>;
-  subjects: Static<typeof S.SubjectRow>;
-  amendments: Static<typeof S.AmendmentRow>;
-  referrals: Static<typeof S.ReferralRow>;
-  calendar: Static<typeof S.CalendarRow>;
-  supplements: Static<typeof S.SupplementRow>;
-  sast: Static<typeof S.SastRow>;
-  citations: Static<typeof S.CitationRow>;
-  analyses: Static<typeof S.AnalysisRow>;
-}
+export type SubresourceRows = { [K in keyof typeof S.SUBRESOURCE_ROWS]: Static<(typeof S.SUBRESOURCE_ROWS)[K]> };
 export type SubresourceName = keyof SubresourceRows;
 
 export const BILL_COLUMNS = `

@@ -179,3 +179,23 @@ const textChangeFields = {
 };
 export const TextChangeRow = Type.Object(textChangeFields);
 export const DiffSchema = Type.Object({ bill_id: Int(), ...textChangeFields, diff_unified: Str() });
+
+/**
+ * Each list sub-resource of a bill (GET /v1/bills/{id}/<path>) and the row it answers, in the
+ * order `include=` embeds them: the one map the routes, the repository's row types and the parts
+ * are built from.
+ */
+export const SUBRESOURCE_ROWS = {
+  sponsors: SponsorRow,
+  history: HistoryRow,
+  texts: TextRow,
+  votes: RollCallRow,
+  subjects: SubjectRow,
+  amendments: AmendmentRow,
+  referrals: ReferralRow,
+  calendar: CalendarRow,
+  supplements: SupplementRow,
+  sast: SastRow,
+  citations: CitationRow,
+  analyses: AnalysisRow,
+};
