@@ -124,6 +124,8 @@ export async function writeJurisdictions(
   }
   const threads: Worker[] = [];
   const stopAll = () => Promise.all(threads.map((w) => w.terminate()));
+  // the role's signal outlives every build: its listener goes when this build does
+  let onAbort: (() => void) | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       let running = lanes;
@@ -132,7 +134,8 @@ export async function writeJurisdictions(
         void stopAll();
       };
       opts.signal?.throwIfAborted();
-      opts.signal?.addEventListener('abort', () => fail(opts.signal!.reason), { once: true });
+      onAbort = () => fail(opts.signal!.reason);
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
       for (let i = 0; i < lanes; i++) {
         const w = new Worker(new URL('./build-thread.js', import.meta.url), {
           workerData: { databaseUrl: opts.databaseUrl!, snapshotId } satisfies ThreadInput,
@@ -153,6 +156,7 @@ export async function writeJurisdictions(
       }
     });
   } finally {
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
     await stopAll();
   }
 }
