@@ -55,6 +55,8 @@ const STAMP_SQL = `WITH rs AS (
 export interface Relay extends Background {
   /** true while this relay holds the lock */
   isActive(): boolean;
+  /** resolves once NOTIFY wake-ups arrive (until then only the lock timer and the poll wake it) */
+  listening(): Promise<void>;
   /** asks for a stamp/publish cycle now */
   kick(): void;
   /** true while this relay is active and its publishes to the bus fail (readiness, metrics) */
@@ -259,6 +261,7 @@ export async function startRelay(ctx: RelayDeps): Promise<Relay> {
   return {
     name: 'relay',
     isActive: () => active,
+    listening: () => listener.ready,
     kick,
     publishFailing: () => active && failingPublish,
     async stop() {

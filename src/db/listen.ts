@@ -24,6 +24,8 @@ const mod = pgListen as unknown as { default?: CreateSubscriber };
 const createSubscriber: CreateSubscriber = mod.default ?? (pgListen as unknown as CreateSubscriber);
 
 export interface Listener {
+  /** Resolves once LISTEN is first in place and the caller has been woken for it. */
+  readonly ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,8 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
   let sub: Subscriber | undefined;
   let retry: NodeJS.Timeout | undefined;
   let restartDelay = 0;
+  let listening!: () => void;
+  const ready = new Promise<void>((resolve) => (listening = resolve));
   const outage = retryLog(log, 'notification listener lost its connection; reconnecting');
   const connected = () => {
     restartDelay = 0;
@@ -88,6 +92,7 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
       if (!closed) {
         connected();
         wake();
+        listening();
       }
     } catch (err) {
       if (!closed) outage.failed(err);
@@ -97,6 +102,7 @@ export function listen(databaseUrl: string, channel: string, wake: () => void, l
   void start();
 
   return {
+    ready,
     async close() {
       closed = true;
       clearTimeout(retry);

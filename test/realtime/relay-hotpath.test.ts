@@ -15,15 +15,19 @@ beforeAll(async () => {
 });
 afterAll(async () => env?.close());
 
-/** The pool as the relay sees it, counting statements and checked-out clients. */
+/** The pool as the relay sees it, counting statements (and those still running) and checked-out clients. */
 function counting(pool: Pool) {
-  const n = { statements: 0, connects: 0 };
+  const n = { statements: 0, running: 0, connects: 0 };
   const wrapped = new Proxy(pool, {
     get(target, prop, receiver) {
       if (prop === 'query')
         return (...args: unknown[]) => {
           n.statements++;
-          return (target.query as (...a: unknown[]) => unknown)(...args);
+          n.running++;
+          const done = () => void n.running--;
+          const p = (target.query as (...a: unknown[]) => Promise<unknown>)(...args);
+          p.then(done, done);
+          return p;
         };
       if (prop === 'connect')
         return (...args: unknown[]) => {
@@ -54,13 +58,16 @@ describe('relay hot path', () => {
     try {
       relay = await startRelay({ config: env.config, db: pool, databaseUrl: env.db.url, bus, log: silent });
       await until(() => relay!.isActive());
-      // idle: everything stamped so far is published and recorded
+      // The listener's first connection wakes the relay (twice: on connect and once LISTEN is in
+      // place); on a busy machine that can come late, so wait for it and for the stamps it caused.
+      await relay.listening();
+      // idle: everything stamped so far is published and recorded, and no statement is running
       await until(async () => {
         const st = await relayState();
-        return st.published_seq === st.last_seq;
+        return st.published_seq === st.last_seq && n.running === 0;
       });
       const before = await relayState();
-      const base = { ...n };
+      const base = { statements: n.statements, connects: n.connects };
       await change(env.db, 'NY', 'Vote', 7);
       const got = await until(() => seen.find((s) => s.event.seq === before.last_seq + 1));
       expect(got.event).toMatchObject({ state: 'NY', reason: 'Vote', bill_number: 'HB7' });
