@@ -1,7 +1,9 @@
 // One tenant's load, open loop: `rate` requests a second for `seconds`, each sent on schedule
 // whether or not the previous ones have answered (a client that does not slow down when the
 // service does). Reports every request's latency and status to the parent.
-//   forked by bench/abuse/run.mjs with { base, key, rate, seconds, kind }
+//   forked by bench/abuse/run.mjs with { base, key, rate, seconds, kind }; it says 'ready' once loaded
+//   and starts on 'go', so the phase's clock starts when every process of the phase has started
+//   (three Node processes loading at once on 2 cores delayed the first requests by themselves)
 import { Agent, request } from 'undici';
 
 const { base, key, rate, seconds, kind, ids } = JSON.parse(process.argv[2]);
@@ -28,6 +30,10 @@ const path = (i) => (kind === 'quiet' ? quietPath(i) : NOISY[i % NOISY.length]);
 
 const results = [];
 const pending = [];
+await new Promise((resolve) => {
+  process.once('message', resolve);
+  process.send('ready');
+});
 const start = performance.now();
 
 async function schedule(perSecond, pathOf, tag) {

@@ -134,24 +134,35 @@ async function drain() {
   await admin.end();
 }
 
-function load(base, kind, key, rate) {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(import.meta.dirname, 'load.mjs'), [
-      JSON.stringify({ base, key, rate, seconds: SECONDS, kind, ids }),
-    ]);
-    child.once('message', resolve);
-    child.once('error', reject);
+/**
+ * A load process of a phase: it loads, says 'ready', and starts when told (start()); `result` is
+ * its report. The phase's processes start together once all are ready, so no process's own start
+ * (module loading on 2 cores) lands inside another's measurement.
+ */
+function child(script, params) {
+  const proc = fork(path.join(import.meta.dirname, script), [JSON.stringify(params)]);
+  const ready = new Promise((resolve, reject) => {
+    proc.once('message', resolve);
+    proc.once('error', reject);
   });
+  const result = ready.then(
+    () =>
+      new Promise((resolve, reject) => {
+        proc.once('message', resolve);
+        proc.once('error', reject);
+      }),
+  );
+  return { ready, result, start: () => proc.send('go') };
 }
+const load = (base, kind, key, rate) => child('load.mjs', { base, key, rate, seconds: SECONDS, kind, ids });
+const streams = (base, key, count) => child('streams.mjs', { base, key, count, seconds: SECONDS });
 
-function streams(base, key, count) {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(import.meta.dirname, 'streams.mjs'), [
-      JSON.stringify({ base, key, count, seconds: SECONDS }),
-    ]);
-    child.once('message', resolve);
-    child.once('error', reject);
-  });
+/** Runs the processes of one phase from a common start; resolves with their reports in order. */
+async function phase(...procs) {
+  const live = procs.filter(Boolean);
+  await Promise.all(live.map((p) => p.ready));
+  for (const p of live) p.start();
+  return Promise.all(procs.map((p) => p?.result ?? null));
 }
 
 async function startWriter() {
@@ -283,6 +294,11 @@ const ALL_SETUPS = {
     env: {},
     streams: 0,
   },
+  no_searches: {
+    label: 'defaults, the noisy tenant without its searches (streams only)',
+    env: {},
+    searches: 0,
+  },
   no_turns: { label: 'defaults, but every stream of a key catches up at once', env: { STREAM_REPLAYS_PER_KEY: '0' } },
   turns_only: {
     label: 'the defaults before, with 2 catch-ups per key at a time',
@@ -354,16 +370,16 @@ for (let round = 1; round <= ROUNDS; round++)
     const server = await startServer(setup.env);
     const writer = await startWriter();
     // warms the caches the way the first phase would otherwise do for the second
-    await load(server.base, 'quiet', quietKey, QUIET_RATE);
+    await phase(load(server.base, 'quiet', quietKey, QUIET_RATE));
     const loadAlone = os.loadavg()[0];
     const cpu0 = await cpuNow(server.pid);
-    const alone = await load(server.base, 'quiet', quietKey, QUIET_RATE);
+    const [alone] = await phase(load(server.base, 'quiet', quietKey, QUIET_RATE));
     const cpu1 = await cpuNow(server.pid);
-    const [beside, noisy, noisyStreams] = await Promise.all([
+    const [beside, noisy, noisyStreams] = await phase(
       load(server.base, 'quiet', quietKey, QUIET_RATE),
-      load(server.base, 'noisy', noisyKey, NOISY_RATE),
+      setup.searches === 0 ? null : load(server.base, 'noisy', noisyKey, NOISY_RATE),
       setup.streams === 0 ? null : streams(server.base, noisyKey, STREAMS),
-    ]);
+    );
     const loadBeside = os.loadavg()[0];
     const cpu2 = await cpuNow(server.pid);
     const { written } = await writer.stop();
@@ -378,7 +394,7 @@ for (let round = 1; round <= ROUNDS; round++)
       load1_beside: Math.round(loadBeside * 100) / 100,
       quiet_alone: split(alone.results),
       quiet_beside_noisy: split(beside.results),
-      noisy_searches: stats(noisy.results),
+      noisy_searches: noisy ? stats(noisy.results) : null,
       noisy_streams: noisyStreams,
       changes_written: written,
       cpu_alone: cpuSince(cpu0, cpu1),
@@ -410,7 +426,7 @@ const rows = Object.entries(out.runs).map(([name, r]) => ({
     r.quiet_beside_noisy.read['5xx'] +
     r.quiet_alone.health['5xx'] +
     r.quiet_beside_noisy.health['5xx'],
-  searches: JSON.stringify(r.noisy_searches.statuses),
+  searches: r.noisy_searches ? JSON.stringify(r.noisy_searches.statuses) : '-',
   streams: r.noisy_streams ? `${JSON.stringify(r.noisy_streams.statuses)} ${r.noisy_streams.events} ev` : '-',
   load1: `${r.load1_alone} / ${r.load1_beside}`,
   'server cpu s': `${r.cpu_alone.server_s} / ${r.cpu_beside.server_s}`,

@@ -3,13 +3,17 @@
 // passed. A stream the server ends (rotate, slow_consumer) is opened again the same way, as a
 // hostile client would, not resumed from its cursor. Counts what was admitted (200) and refused
 // (429 stream_limit), events, resets and bytes, and reports them to the parent.
-//   forked by bench/abuse/run.mjs with { base, key, count, seconds }
+//   forked by bench/abuse/run.mjs with { base, key, count, seconds }; says 'ready', starts on 'go'
 import http from 'node:http';
 
 const { base, key, count, seconds } = JSON.parse(process.argv[2]);
 const { hostname, port } = new URL(base);
 const EVENT = Buffer.from('event: bill_change');
 const RESET = Buffer.from('event: reset');
+await new Promise((resolve) => {
+  process.once('message', resolve);
+  process.send('ready');
+});
 const until = Date.now() + seconds * 1000;
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
