@@ -100,6 +100,8 @@ export class Fanout {
   private holding = false;
   private readonly turns: ReplayTurns;
   private readonly pace: ReplayPace;
+  /** canonical forms being read, by the cursor as the client gave it */
+  private readonly canonicalizing = new Map<string, Promise<string>>();
   count = 0;
 
   /** sweep: called on the first heartbeat slice of each round while connections are open */
@@ -239,7 +241,7 @@ export class Fanout {
     let bounded = false;
     while (!c.closed) {
       try {
-        if (!c.lastSent) c.lastSent = canonicalUtc(cursor) ?? (await canonicalCursor(this.o.dbRead, cursor));
+        if (!c.lastSent) c.lastSent = canonicalUtc(cursor) ?? (await this.canonical(cursor));
         await turn();
         if (c.closed) return;
         if (!bounded) {
@@ -263,6 +265,20 @@ export class Fanout {
         await new Promise((r) => setTimeout(r, DB_RETRY_MS));
       }
     }
+  }
+
+  /**
+   * The canonical form of a cursor PostgreSQL has to read (a timestamp with a UTC offset): one query
+   * for all the connections that ask for the same one meanwhile. A crowd opening with the same
+   * `since` (one key's 500 streams at once) otherwise queued 500 identical queries on the replay pool.
+   */
+  private canonical(cursor: string): Promise<string> {
+    let read = this.canonicalizing.get(cursor);
+    if (!read) {
+      read = canonicalCursor(this.o.dbRead, cursor).finally(() => this.canonicalizing.delete(cursor));
+      this.canonicalizing.set(cursor, read);
+    }
+    return read;
   }
 
   /**
