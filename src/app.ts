@@ -11,6 +11,7 @@ import type { Logger } from './logger.js';
 import type { ChangeBus } from './changes/events.js';
 import type { App } from './http/app-type.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { AccessLog } from './http/access-log.js';
 import { envelopePlugin, frameworkErrors } from './http/envelope.js';
 import { requestIdPlugin } from './http/closing.js';
 import { routeTablePlugin } from './http/route-table.js';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const app: App = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     genReqId: () => randomUUID(),
+    logController: new AccessLog(),
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(() => config.publicBaseUrl),
     bodyLimit: config.bodyLimit,

@@ -28,8 +28,8 @@ function censored(value: object, keys: readonly string[]): object | undefined {
 /**
  * The log call's object with secrets censored, copied only when it holds one. This is what pino's
  * `redact` did with the paths `*.secret`, `*.token`, ..., `headers.authorization`, but a
- * wildcard path made pino clone and re-serialise every object-valued key of every line, the two
- * access lines of each request included: about half the CPU a request spent on logging.
+ * wildcard path made pino clone and re-serialise every object-valued key of every line, each
+ * request's access line included: about half the CPU a request spent on logging.
  */
 function withoutSecrets(obj: object): object {
   if (obj instanceof Error) return censored(obj, SECRET_KEYS) ?? obj;
@@ -119,7 +119,7 @@ export function createLogger(
   }
   // The server's stdout is written in blocks of at least 4 KiB, and at least every 100 ms and at
   // exit (pino flushes its destination then): a write per line cost each request about 15 µs of
-  // CPU for its two access lines, two system calls per request at any rate.
+  // CPU when it had two access lines, two system calls per request at any rate.
   const buffered = destination === 1 ? { minLength: 4096, periodicFlush: 100 } : {};
   return pino(options, pinoDestination({ dest: destination, sync: destination === 2, ...buffered }));
 }

@@ -33,17 +33,32 @@ describe('access log', () => {
     const res = await t.app.inject({ url, headers: { 'x-api-key': t.key } });
     expect(res.statusCode).toBeLessThan(500);
     await waitFor('the access log line', () =>
-      lines.some((l) => l.msg === 'incoming request' && JSON.stringify(l).includes('state=TX')),
+      lines.some((l) => l.msg === 'request completed' && JSON.stringify(l).includes('state=TX')),
     );
     const all = JSON.stringify(lines);
     for (const secret of ['lds_leakme1', 'tok_leakme2', 'sec_leakme3', 'sig_leakme4', 'pw_leakme5'])
       expect(all).not.toContain(secret);
-    const logged = lines.find((l) => l.msg === 'incoming request' && JSON.stringify(l).includes('state=TX')) as {
+    const logged = lines.find((l) => l.msg === 'request completed' && JSON.stringify(l).includes('state=TX')) as {
       req: { url: string };
     };
     expect(logged.req.url).toBe(
       '/v1/bills?state=TX&api_key=[redacted]&access_token=[redacted]&client_secret=[redacted]&X-Signature=[redacted]&password=[redacted]&session_id=7',
     );
+  });
+
+  it('writes one line per request, on completion, with the request, the status and the time taken', async () => {
+    const res = await t.app.inject({ url: '/v1/bills?state=NY&limit=1', headers: { 'x-api-key': t.key } });
+    expect(res.statusCode).toBe(200);
+    const id = res.headers['x-request-id'];
+    await waitFor('the access log line', () => lines.some((l) => l.reqId === id && l.msg === 'request completed'));
+    const mine = lines.filter((l) => l.reqId === id);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/v1/bills?state=NY&limit=1' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
   });
 
   it('matches percent-encoded names and leaves a URL without secrets alone', () => {
