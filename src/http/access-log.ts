@@ -3,13 +3,16 @@
 // status and the time taken. Fastify's own controller writes two lines per request (`incoming
 // request` on arrival, then `request completed` with only the status); the arrival line told
 // nothing the completion line cannot, and each line cost a small read about a tenth of its CPU
-// (bench/read, LOG_LEVEL=warn beside info). Every other line of Fastify's (errors, a stream that
-// failed after its headers, the serializer failing) is kept as Fastify writes it.
+// (bench/read, LOG_LEVEL=warn beside info). A stream (a route with `config.longLived`) also gets a
+// `stream opened` line on arrival: its answer completes minutes later, if at all (Fastify sees
+// neither a WebSocket nor an SSE stream the client closed complete). Every other line of Fastify's (errors, a response that failed
+// after its headers, the serializer failing) is kept as Fastify writes it.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 export class AccessLog extends LogController {
-  override incomingRequest(): void {
-    // logged on completion, with the answer
+  override incomingRequest(req: FastifyRequest): void {
+    // everything else is logged on completion, with the answer
+    if (req.routeOptions.config?.longLived === true && !this.isLogDisabled(req)) req.log.info({ req }, 'stream opened');
   }
 
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {

@@ -130,6 +130,7 @@ export function sseRoutes(app: App, { hub, outage, guard }: Streams) {
   app.get(
     '/v1/stream',
     {
+      config: { longLived: true },
       schema: {
         operationId: 'streamChanges',
         summary: 'Live change stream (server-sent events)',

@@ -72,6 +72,7 @@ export function wsRoutes(app: App, { hub, outage, guard }: Streams, established:
     '/v1/stream/ws',
     {
       websocket: true,
+      config: { longLived: true },
       schema: {
         operationId: 'streamChangesWebSocket',
         summary: 'Live change stream over WebSocket',

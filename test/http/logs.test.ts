@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, redactUrl } from '../../src/logger.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
+import { openStream } from '../realtime/sse-client.js';
+import WebSocket from 'ws';
 
 const lines: Record<string, unknown>[] = [];
 let t: TestApp;
@@ -59,6 +61,32 @@ describe('access log', () => {
       res: { statusCode: 200 },
       responseTime: expect.any(Number),
     });
+  });
+
+  it('records a stream on arrival too, since its answer completes minutes later', async () => {
+    const s = await openStream(`http://127.0.0.1:${port}/v1/stream?since=2000-01-01&states=NY`, {
+      'x-api-key': t.key,
+    });
+    expect(s.status).toBe(200);
+    const id = s.headers['x-request-id'];
+    await waitFor('the stream opened line', () => lines.some((l) => l.reqId === id && l.msg === 'stream opened'));
+    s.close();
+    const opened = lines.filter((l) => l.reqId === id && l.msg === 'stream opened');
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/v1/stream?since=2000-01-01&states=NY' },
+    });
+    // so does a WebSocket stream, whose answer Fastify never completes
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/stream/ws?states=CA`, { headers: { 'x-api-key': t.key } });
+    ws.on('error', () => undefined);
+    await new Promise((resolve) => ws.once('open', resolve));
+    await waitFor('the WebSocket opened line', () =>
+      lines.some((l) => l.msg === 'stream opened' && (l.req as { url: string }).url === '/v1/stream/ws?states=CA'),
+    );
+    ws.terminate();
+    // an ordinary read has no arrival line
+    expect(lines.filter((l) => l.msg === 'stream opened')).toHaveLength(2);
   });
 
   it('matches percent-encoded names and leaves a URL without secrets alone', () => {
