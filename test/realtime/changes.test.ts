@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordChanges } from '../../src/changes/record.js';
 import { withTransaction } from '../../src/db/pool.js';
-import { billOf, change, realtimeEnv, sleep, STATE_IDS, until, type Env } from './env.js';
+import { billOf, change, realtimeEnv, sleep, STATE_IDS, untilStamped, until, type Env } from './env.js';
 
 let env: Env;
 beforeAll(async () => {
@@ -181,7 +181,7 @@ describe('GET /v1/changes', () => {
         })),
       ),
     );
-    await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
+    await untilStamped(env.db);
     const since = encodeURIComponent(before);
     const clamped = await feed(`since=${since}&limit=5000`);
     expect(clamped.data).toHaveLength(1000);

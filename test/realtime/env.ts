@@ -6,7 +6,7 @@ import { createBus } from '../../src/bus/index.js';
 import { startRelay, type Relay } from '../../src/changes/relay.js';
 import type { ChangeBus, ChangeEvent } from '../../src/changes/events.js';
 import { recordChanges, type ChangeInput, type ReasonName } from '../../src/changes/record.js';
-import { withTransaction, type Queryable } from '../../src/db/pool.js';
+import { withTransaction, type Pool, type Queryable } from '../../src/db/pool.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testApp, testConfig, type TestApp } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
@@ -69,12 +69,19 @@ export interface Env extends TestApp {
   relayBus: ChangeBus;
 }
 
-export async function realtimeEnv(config: Partial<Config> = {}, opts: { relay?: boolean } = {}): Promise<Env> {
+/**
+ * A seeded database, an app listening on a port, its bus and a relay. `pools` replaces the app's
+ * read or stream-replay pool (the caller ends them after close()).
+ */
+export async function realtimeEnv(
+  config: Partial<Config> = {},
+  opts: { relay?: boolean; pools?: (db: TestDatabase) => { dbRead?: Pool; dbStream?: Pool } } = {},
+): Promise<Env> {
   const db = await freshDatabase(12);
   await seedBills(db.pool);
   const cfg = testConfig(config);
   const bus = await newBus(cfg, db.name);
-  const t = await testApp({ db, config, deps: { bus, dbRead: db.pool } });
+  const t = await testApp({ db, config, deps: { bus, dbRead: db.pool, ...opts.pools?.(db) } });
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const relay = await startRelay({ config: cfg, db: db.pool, databaseUrl: db.url, bus, log: silent });
   if (opts.relay === false) await relay.stop();
@@ -100,9 +107,14 @@ export async function writeMany(env: Pick<Env, 'db'>, n: number): Promise<void> 
     return { bill_id: billOf(state, 1 + (i % 20)), state_id: STATE_IDS[state], reason: 'StatusChange', detail: {} };
   });
   await withTransaction(env.db.pool, (c) => recordChanges(c, inputs));
+  await untilStamped(env.db, 30_000);
+}
+
+/** Waits until the relay has stamped every change written so far. */
+export async function untilStamped(db: { pool: Pool }, timeoutMs?: number): Promise<void> {
   await until(
-    async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
-    30_000,
+    async () => (await db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL LIMIT 1')).rowCount === 0,
+    timeoutMs,
   );
 }
 

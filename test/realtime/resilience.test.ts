@@ -4,7 +4,7 @@ import { RELAY_LOCK_KEY, startRelay } from '../../src/changes/relay.js';
 import type { ChangeBus, ChangeEvent } from '../../src/changes/events.js';
 import { createPool } from '../../src/db/pool.js';
 import { buildTestApp, testConfig } from '../helpers/app.js';
-import { change, newBus, realtimeEnv, silent, sleep, until, type Env } from './env.js';
+import { change, newBus, realtimeEnv, silent, sleep, untilStamped, until, type Env } from './env.js';
 import { changeEvents, openStream } from './sse-client.js';
 import { pgProxy } from '../helpers/pg-proxy.js';
 
@@ -56,10 +56,10 @@ describe('realtime under failure', () => {
       await change(env.db, 'TX', 'Amendment', 9);
       await change(env.db, 'TX', 'Amendment', 10);
       // Both are stamped and published while the stream's database is still unreachable.
-      await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
+      await untilStamped(env.db);
       proxy.up();
       await change(env.db, 'TX', 'Amendment', 11);
-      await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
+      await untilStamped(env.db);
       const expected = (
         await env.db.pool.query<{ t: string }>(
           `SELECT to_char(changed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS t FROM changes WHERE state_id = 43 AND changed_at > $1::timestamptz ORDER BY changed_at`,
@@ -110,7 +110,7 @@ describe('realtime under failure', () => {
       const { rows } = await env.db.pool.query<{ n: number; max: number; unstamped: number }>(
         'SELECT count(seq)::int AS n, max(seq)::int AS max, count(*) FILTER (WHERE seq IS NULL)::int AS unstamped FROM changes',
       );
-      await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
+      await untilStamped(env.db);
       const after = await env.db.pool.query<{ n: number; max: number }>(
         'SELECT count(seq)::int AS n, max(seq)::int AS max FROM changes',
       );
@@ -164,7 +164,7 @@ describe('realtime under failure', () => {
     try {
       await until(() => relay.isActive());
       for (let i = 0; i < 10; i++) await change(env.db, 'FL', 'Vote', 1 + i);
-      await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
+      await untilStamped(env.db);
       const st = await env.db.pool.query<{ last_seq: number; published_seq: number }>(
         'SELECT last_seq, published_seq FROM relay_state',
       );

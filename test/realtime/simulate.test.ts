@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../src/demo/simulate/actions.js';
 import { ImportedDataError, simulate } from '../../src/demo/simulate/run.js';
-import { realtimeEnv, until, type Env } from './env.js';
+import { realtimeEnv, untilStamped, type Env } from './env.js';
 
 let env: Env;
 beforeAll(async () => {
@@ -57,7 +57,7 @@ describe('simulator', () => {
       ),
     ).toEqual({ n: 0 });
     // every change gets stamped and is in the feed
-    await until(async () => (await env.db.pool.query('SELECT 1 FROM changes WHERE seq IS NULL')).rowCount === 0);
+    await untilStamped(env.db);
     const res = await env.app.inject({
       url: '/v1/changes?since=2000-01-01&limit=1000',
       headers: { 'x-api-key': env.key },

@@ -3,13 +3,9 @@
 // form once: each stream used to queue the same query on the replay pool. The replay pool here holds every canonical-form query until all streams are
 // open, so the streams certainly ask at the same time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelay, type Relay } from '../../src/changes/relay.js';
 import { createPool, type Pool } from '../../src/db/pool.js';
-import { freshDatabase, type TestDatabase } from '../helpers/db.js';
-import { testApp, testConfig, type TestApp } from '../helpers/app.js';
-import { change, newBus, seedBills, silent, destroyBus, until } from './env.js';
+import { change, realtimeEnv, untilStamped, until, type Env } from './env.js';
 import { openStream, type RawStream } from './sse-client.js';
-import type { ChangeBus } from '../../src/changes/events.js';
 
 /** the canonical-form statement (changes/events.ts canonicalCursor) */
 const CANONICAL = /\$1::timestamptz.* AS c$/s;
@@ -35,42 +31,34 @@ function gated(pool: Pool) {
   return { pool: wrapped, held };
 }
 
-let db: TestDatabase;
-let t: TestApp;
-let bus: ChangeBus;
-let relay: Relay;
-let url: string;
-let replayPool: Pool;
+let env: Env;
+let replayPool: Pool | undefined;
 let held: ReturnType<typeof gated>['held'];
 beforeAll(async () => {
-  db = await freshDatabase(12);
-  await seedBills(db.pool);
-  replayPool = createPool(db.url, 2, 'test-stream-replay');
-  const g = gated(replayPool);
-  held = g.held;
-  const config = { streamRotateMs: 120_000, streamHeartbeatMs: 60_000, relayPollMs: 100 };
-  bus = await newBus(testConfig(config), db.name);
-  t = await testApp({ db, config, deps: { bus, dbStream: g.pool } });
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  relay = await startRelay({ config: t.config, db: db.pool, databaseUrl: db.url, bus, log: silent });
+  env = await realtimeEnv(
+    { streamRotateMs: 120_000, streamHeartbeatMs: 60_000, relayPollMs: 100 },
+    {
+      pools: (db) => {
+        replayPool = createPool(db.url, 2, 'test-stream-replay');
+        const g = gated(replayPool);
+        held = g.held;
+        return { dbStream: g.pool };
+      },
+    },
+  );
 });
 afterAll(async () => {
-  await relay?.stop();
-  await t?.close();
-  await destroyBus(bus);
+  await env?.close();
   await replayPool?.end();
-  await db?.drop();
 });
 
 describe('stream cursors', () => {
   it('streams opening together with the same offset cursor read its canonical form once, and each gets the replay', async () => {
-    for (const s of ['CA', 'NY', 'TX']) await change(db, s);
-    await until(
-      async () => (await db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n === 0,
-    );
+    for (const s of ['CA', 'NY', 'TX']) await change(env.db, s);
+    await untilStamped(env.db);
     const streams: RawStream[] = await Promise.all(
       Array.from({ length: 12 }, () =>
-        openStream(`${url}/v1/stream?since=2000-01-01T02:00:00%2B02:00`, { 'x-api-key': t.key }),
+        openStream(`${env.url}/v1/stream?since=2000-01-01T02:00:00%2B02:00`, { 'x-api-key': env.key }),
       ),
     );
     expect(streams.map((s) => s.status)).toEqual(Array(12).fill(200));

@@ -4,63 +4,51 @@
 // on the change log from another connection: they then wait in PostgreSQL, holding their
 // connection, as long as we like.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelay, type Relay } from '../../src/changes/relay.js';
 import { createPool, type Pool } from '../../src/db/pool.js';
-import { freshDatabase, type TestDatabase } from '../helpers/db.js';
-import { testApp, testConfig, type TestApp } from '../helpers/app.js';
-import { change, newBus, seedBills, silent, destroyBus, until } from './env.js';
+import { change, realtimeEnv, untilStamped, until, type Env } from './env.js';
 import { openStream, type RawStream } from './sse-client.js';
 import { waitingOnLock } from '../helpers/locks.js';
-import type { ChangeBus } from '../../src/changes/events.js';
 
-let db: TestDatabase;
-let t: TestApp;
-let bus: ChangeBus;
-let relay: Relay;
-let url: string;
+let env: Env;
 const pools: Pool[] = [];
 beforeAll(async () => {
-  db = await freshDatabase(12);
-  await seedBills(db.pool);
-  // one connection each: a single waiting catch-up fills the stream pool
-  const dbRead = createPool(db.url, 1, 'test-read');
-  const dbStream = createPool(db.url, 1, 'test-stream-replay');
-  pools.push(dbRead, dbStream);
-  const config = { streamRotateMs: 120_000, streamHeartbeatMs: 60_000, relayPollMs: 100 };
-  bus = await newBus(testConfig(config), db.name);
-  t = await testApp({ db, config, deps: { bus, dbRead, dbStream } });
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  relay = await startRelay({ config: t.config, db: db.pool, databaseUrl: db.url, bus, log: silent });
+  env = await realtimeEnv(
+    { streamRotateMs: 120_000, streamHeartbeatMs: 60_000, relayPollMs: 100 },
+    {
+      // one connection each: a single waiting catch-up fills the stream pool
+      pools: (db) => {
+        const dbRead = createPool(db.url, 1, 'test-read');
+        const dbStream = createPool(db.url, 1, 'test-stream-replay');
+        pools.push(dbRead, dbStream);
+        return { dbRead, dbStream };
+      },
+    },
+  );
 });
 afterAll(async () => {
-  await relay?.stop();
-  await t?.close();
-  await destroyBus(bus);
+  await env?.close();
   for (const p of pools) await p.end();
-  await db?.drop();
 });
 
 describe('stream catch-up pool', () => {
   it('streams replaying the change log wait on their own pool; the read endpoints keep answering', async () => {
-    for (const s of ['CA', 'NY', 'TX']) await change(db, s);
-    await until(
-      async () => (await db.pool.query('SELECT count(*)::int AS n FROM changes WHERE seq IS NULL')).rows[0].n === 0,
-    );
-    await relay.stop(); // nothing else touches the change log while it is locked
-    const lock = await db.pool.connect();
+    for (const s of ['CA', 'NY', 'TX']) await change(env.db, s);
+    await untilStamped(env.db);
+    await env.relay.stop(); // nothing else touches the change log while it is locked
+    const lock = await env.db.pool.connect();
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE changes IN ACCESS EXCLUSIVE MODE');
     const streams: RawStream[] = [];
     try {
       // before the ring's window: every one of them catches up from the change log
       for (let i = 0; i < 3; i++)
-        streams.push(await openStream(`${url}/v1/stream?since=2000-01-01T00:00:00Z`, { 'x-api-key': t.key }));
+        streams.push(await openStream(`${env.url}/v1/stream?since=2000-01-01T00:00:00Z`, { 'x-api-key': env.key }));
       expect(streams.map((s) => s.status)).toEqual([200, 200, 200]);
-      await until(async () => (await waitingOnLock(db.pool, 'changes'))['test-stream-replay'] === 1);
+      await until(async () => (await waitingOnLock(env.db.pool, 'changes'))['test-stream-replay'] === 1);
       // the read pool's one connection is free: a read endpoint answers while the replays wait
-      const res = await t.app.inject({ url: '/v1/states', headers: { 'x-api-key': t.key } });
+      const res = await env.app.inject({ url: '/v1/states', headers: { 'x-api-key': env.key } });
       expect(res.statusCode).toBe(200);
-      expect(await waitingOnLock(db.pool, 'changes')).toEqual({ 'test-stream-replay': 1 });
+      expect(await waitingOnLock(env.db.pool, 'changes')).toEqual({ 'test-stream-replay': 1 });
     } finally {
       await lock.query('ROLLBACK');
       lock.release();
