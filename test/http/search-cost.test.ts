@@ -11,6 +11,7 @@ import { buildTestApp, testApp, testConfig, type TestApp } from '../helpers/app.
 import { waitFor } from '../helpers/wait.js';
 import { countWaiting, lockTable, SEARCH_SQL } from '../helpers/locks.js';
 import { MemoryReadTime } from '../../src/http/read-time.js';
+import type { Config } from '../../src/config.js';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -111,6 +112,29 @@ describe('a client that hangs up', () => {
 
 const noRedis = !process.env.REDIS_URL;
 const NO_REDIS = 'skipped: the Redis cases need REDIS_URL (e.g. redis://127.0.0.1:6379)';
+type Mode = 'in-process' | 'redis';
+
+/** Two replicas sharing Redis (mode redis), or one app twice (in-process), with two keys. */
+async function replicas(mode: Mode, config: Partial<Config>, orgs: [string, string]) {
+  const redisUrl = mode === 'redis' ? process.env.REDIS_URL : undefined;
+  const a = await testApp({ db, config: { ...config, redisUrl } });
+  const b = mode === 'redis' ? await testApp({ db, config: { ...config, redisUrl } }) : a;
+  const [first, second] = await Promise.all(
+    orgs.map(async (org) => (await a.newKey({ org: `${org}-${mode}` })).api_key),
+  );
+  return {
+    a,
+    b,
+    keys: [first, second] as const,
+    async close() {
+      await a.close();
+      if (b !== a) await b.close();
+    },
+  };
+}
+
+const search = (t: TestApp, key: string, q = 'school') =>
+  t.app.inject({ url: `/v1/bills?q=${q}`, headers: { 'x-api-key': key } });
 
 for (const mode of ['in-process', 'redis'] as const) {
   describe(`expensive reads per key (${mode})`, () => {
@@ -118,16 +142,11 @@ for (const mode of ['in-process', 'redis'] as const) {
     beforeEach((ctx) => ctx.skip(skip, NO_REDIS));
 
     it('a key runs at most EXPENSIVE_READS_PER_KEY searches at once; others keep being served; slots come back', async () => {
-      const redisUrl = mode === 'redis' ? process.env.REDIS_URL : undefined;
       // Two replicas; with Redis they share the slots of a key.
       // the slots alone: the time budget (its own test below) would refuse these held searches' key
-      const config = { expensiveReadsPerKey: 2, expensiveReadMsPerSec: 0, redisUrl };
-      const a = await testApp({ db, config });
-      const b = mode === 'redis' ? await testApp({ db, config }) : a;
-      const noisy = (await a.newKey({ org: `noisy-${mode}` })).api_key;
-      const other = (await a.newKey({ org: `other-${mode}` })).api_key;
-      const search = (t: TestApp, key: string, q = 'school') =>
-        t.app.inject({ url: `/v1/bills?q=${q}`, headers: { 'x-api-key': key } });
+      const r = await replicas(mode, { expensiveReadsPerKey: 2, expensiveReadMsPerSec: 0 }, ['noisy', 'other']);
+      const { a, b } = r;
+      const [noisy, other] = r.keys;
       const release = await lockTable(db.pool, 'bills');
       let held: Promise<unknown>[] = [];
       try {
@@ -155,8 +174,7 @@ for (const mode of ['in-process', 'redis'] as const) {
       // a slot goes back when its request has answered (in Redis a moment after the answer): the
       // key's next search is admitted once it has
       await waitFor("the key's slots to come back", async () => (await search(b, noisy)).statusCode === 200);
-      await a.close();
-      if (b !== a) await b.close();
+      await r.close();
     });
   });
 }
@@ -167,16 +185,11 @@ for (const mode of ['in-process', 'redis'] as const) {
     beforeEach((ctx) => ctx.skip(skip, NO_REDIS));
 
     it('a key whose searches ran long waits, on every replica (429 read_budget_exceeded); its cheap reads and other keys do not', async () => {
-      const redisUrl = mode === 'redis' ? process.env.REDIS_URL : undefined;
       // 10 ms of statement time a second and 100 ms of debt: a search held a second puts the key
       // about 90 s in debt, far more than any pause of a loaded machine drains
-      const config = { expensiveReadMsPerSec: 10, expensiveReadBurstMs: 100, redisUrl };
-      const a = await testApp({ db, config });
-      const b = mode === 'redis' ? await testApp({ db, config }) : a;
-      const heavy = (await a.newKey({ org: `heavy-${mode}` })).api_key;
-      const other = (await a.newKey({ org: `light-${mode}` })).api_key;
-      const search = (t: TestApp, key: string, q = 'school') =>
-        t.app.inject({ url: `/v1/bills?q=${q}`, headers: { 'x-api-key': key } });
+      const r = await replicas(mode, { expensiveReadMsPerSec: 10, expensiveReadBurstMs: 100 }, ['heavy', 'light']);
+      const { a, b } = r;
+      const [heavy, other] = r.keys;
       const release = await lockTable(db.pool, 'bills');
       let held: ReturnType<typeof search>;
       try {
@@ -199,8 +212,7 @@ for (const mode of ['in-process', 'redis'] as const) {
       expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(10);
       expect((await b.app.inject({ url: '/v1/states', headers: { 'x-api-key': heavy } })).statusCode).toBe(200);
       expect((await search(b, other)).statusCode).toBe(200);
-      await a.close();
-      if (b !== a) await b.close();
+      await r.close();
     });
   });
 }
