@@ -3,16 +3,15 @@
 // status and the time taken. Fastify's own controller writes two lines per request (`incoming
 // request` on arrival, then `request completed` with only the status); the arrival line told
 // nothing the completion line cannot, and each line cost a small read about a tenth of its CPU
-// (bench/read, LOG_LEVEL=warn beside info). A stream (a route with `config.longLived`) also gets a
-// `stream opened` line on arrival: its answer completes minutes later, if at all (Fastify sees
-// neither a WebSocket nor an SSE stream the client closed complete). Every other line of Fastify's (errors, a response that failed
+// (bench/read, LOG_LEVEL=warn beside info). A stream also gets a `stream opened` line (streamOpened,
+// called by the stream routes once admitted): its answer completes minutes later, if at all (Fastify
+// sees neither a WebSocket nor an SSE stream the client closed complete). Every other line of Fastify's (errors, a response that failed
 // after its headers, the serializer failing) is kept as Fastify writes it.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 export class AccessLog extends LogController {
-  override incomingRequest(req: FastifyRequest): void {
-    // everything else is logged on completion, with the answer
-    if (req.routeOptions.config?.longLived === true && !this.isLogDisabled(req)) req.log.info({ req }, 'stream opened');
+  override incomingRequest(): void {
+    // logged on completion, with the answer
   }
 
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
@@ -20,4 +19,9 @@ export class AccessLog extends LogController {
     if (error) reply.log.error({ req, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.info({ req, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
+}
+
+/** The access line of a stream, when it opens. */
+export function streamOpened(req: FastifyRequest): void {
+  req.log.info({ req }, 'stream opened');
 }

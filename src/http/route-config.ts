@@ -10,8 +10,6 @@ declare module 'fastify' {
     probe?: boolean;
     /** query parameters for which an empty value is meaningful (every other empty one is 400) */
     emptyParams?: readonly string[];
-    /** a connection that lives for minutes (a stream): the access log also records its arrival */
-    longLived?: boolean;
   }
   interface FastifyRequest {
     /** the authenticated API key (set by the auth hook; absent on public routes called without a key) */

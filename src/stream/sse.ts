@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { Type } from 'typebox';
 import type { App } from '../http/app-type.js';
+import { streamOpened } from '../http/access-log.js';
 import { errorResponses } from '../http/schemas.js';
 import { SSE_OPENING, SseBytes, sseError, sseReset, sseRotate, type Frames, type Ping } from './frames.js';
 import type { Streams } from './guard.js';
@@ -130,7 +131,6 @@ export function sseRoutes(app: App, { hub, outage, guard }: Streams) {
   app.get(
     '/v1/stream',
     {
-      config: { longLived: true },
       schema: {
         operationId: 'streamChanges',
         summary: 'Live change stream (server-sent events)',
@@ -164,6 +164,7 @@ export function sseRoutes(app: App, { hub, outage, guard }: Streams) {
       });
       req.raw.socket.setNoDelay(true);
       res.write(SSE_OPENING);
+      streamOpened(req);
       const sink = new SseSink(res);
       const detach = outage.attach(hub, sink, p, req.apiKey?.api_key_id);
       res.on('close', () => {

@@ -3,6 +3,7 @@
 // closes with code 1000), {type:"error", reason, cursor, retry_ms}, {type:"reset", ...} (replay cut short).
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app-type.js';
+import { streamOpened } from '../http/access-log.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Frames, Ping } from './frames.js';
 import type { Lease, Streams } from './guard.js';
@@ -72,7 +73,6 @@ export function wsRoutes(app: App, { hub, outage, guard }: Streams, established:
     '/v1/stream/ws',
     {
       websocket: true,
-      config: { longLived: true },
       schema: {
         operationId: 'streamChangesWebSocket',
         summary: 'Live change stream over WebSocket',
@@ -101,6 +101,7 @@ export function wsRoutes(app: App, { hub, outage, guard }: Streams, established:
     },
     (socket, req) => {
       established.add(req.raw.socket);
+      streamOpened(req);
       const { p, lease } = params.get(req) as { p: StreamParams; lease?: Lease };
       const sink = new WsSink(socket);
       const detach = outage.attach(hub, sink, p, req.apiKey?.api_key_id);
