@@ -5,8 +5,9 @@
 // nothing the completion line cannot, and each line cost a small read about a tenth of its CPU
 // (bench/read, LOG_LEVEL=warn beside info). A stream also gets a `stream opened` line (streamOpened,
 // called by the stream routes once admitted): its answer completes minutes later, if at all (Fastify
-// sees neither a WebSocket nor an SSE stream the client closed complete). Every other line of Fastify's (errors, a response that failed
-// after its headers, the serializer failing) is kept as Fastify writes it.
+// sees neither a WebSocket nor an SSE stream the client closed complete). Every other line of
+// Fastify's (errors, a response that failed after its headers, the serializer failing) is kept as
+// Fastify writes it.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 export class AccessLog extends LogController {
