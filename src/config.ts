@@ -257,6 +257,12 @@ export const SETTINGS = {
     { free: 5, standard: 25, pro: 100, enterprise: 500 },
     "Concurrent streams (SSE and WebSocket together) per key, by tier (a tier not listed gets standard's); across replicas when REDIS_URL is set; beyond it 429 stream_limit",
   ),
+  streamOpensPerSec: setting(
+    'STREAM_OPENS_PER_SEC',
+    int(0, 1_000_000),
+    100,
+    "Streams one key may open a second in a process, after a burst of one second's worth; a stream beyond it is admitted (it holds its slot) and its response waits for its moment, so one key opening its whole cap at once cannot hold the event loop from other tenants (0 = no pacing)",
+  ),
   streamReplayMaxEvents: setting(
     'STREAM_REPLAY_MAX_EVENTS',
     int(1, 1_000_000),

@@ -270,12 +270,21 @@ const BEFORE = {
   STREAM_REPLAYS_PER_KEY: '0',
   STREAM_REPLAY_EVENTS_PER_SEC: '0',
   EXPENSIVE_READ_MS_PER_SEC: '0',
+  STREAM_OPENS_PER_SEC: '0',
 };
 const ALL_SETUPS = {
   shipped: { label: 'as shipped (defaults)', env: {} },
   no_budget: {
     label: "defaults, but no time budget for a key's expensive reads",
     env: { EXPENSIVE_READ_MS_PER_SEC: '0' },
+  },
+  no_open_pace: {
+    label: "defaults, but a key's streams open as fast as they arrive (no STREAM_OPENS_PER_SEC)",
+    env: { STREAM_OPENS_PER_SEC: '0' },
+  },
+  opens_20: {
+    label: "defaults, with a key's streams opening at 20 a second",
+    env: { STREAM_OPENS_PER_SEC: '20' },
   },
   no_pacing: {
     label: "defaults, but a key's replays unpaced (as fast as the clients read)",
@@ -323,7 +332,7 @@ const ALL_SETUPS = {
     env: { ...BEFORE, ...UNPROTECTED },
   },
 };
-const chosen = (args.setups ?? 'shipped,no_budget').split(',');
+const chosen = (args.setups ?? 'shipped,no_open_pace').split(',');
 const setups = Object.fromEntries(
   chosen.map((k) => {
     if (!ALL_SETUPS[k]) throw new Error(`unknown setup ${k}; known: ${Object.keys(ALL_SETUPS).join(', ')}`);

@@ -18,6 +18,9 @@ const [mode, dbUrl] = process.argv.slice(2);
 const config = loadConfig({
   LOG_LEVEL: 'silent',
   STREAM_ROTATE_MS: '3600000',
+  // one key holds every client of this fan-out benchmark: neither its cap nor its opening pace applies
+  STREAM_CONNECTIONS_PER_KEY: 'enterprise:1000000',
+  STREAM_OPENS_PER_SEC: '0',
   RELAY_POLL_MS: '1000',
   PUBLIC_BASE_URL: 'http://bench',
 });

@@ -42,6 +42,12 @@ export const streamConnections = new client.Gauge({
   registers: [registry],
 });
 
+export const streamOpensWaiting = new client.Gauge({
+  name: 'lds_stream_opens_waiting',
+  help: "Streams admitted in this process and waiting for their moment to open (a key's STREAM_OPENS_PER_SEC)",
+  registers: [registry],
+});
+
 export const relayLag = new client.Gauge({
   name: 'lds_relay_lag_seconds',
   help: 'Age of the oldest change not yet stamped and published by the relay (0 when none)',

@@ -17,6 +17,7 @@ import {
   relayLag,
   relayUnpublished,
   streamConnections,
+  streamOpensWaiting,
 } from '../metrics/registry.js';
 
 const ReadySchema = Type.Object({
@@ -51,14 +52,20 @@ async function lagSeconds(app: FastifyInstance): Promise<number> {
   return Math.max(0, rows[0]?.lag ?? 0);
 }
 
+export interface StreamCounts {
+  connections(): number;
+  waitingToOpen(): number;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * Counters of open stream connections, summed into lds_stream_connections on scrape. The stream
-     * plugin is encapsulated (its decorations are invisible here), so it registers its hub's count
-     * in this root-level set instead.
+     * Counters of the stream plugin, summed on scrape into lds_stream_connections (open streams)
+     * and lds_stream_opens_waiting (admitted streams waiting for their moment to open). The stream
+     * plugin is encapsulated (its decorations are invisible here), so it registers its counts in
+     * this root-level set instead.
      */
-    streamConnectionSources: Set<() => number>;
+    streamSources: Set<StreamCounts>;
   }
 }
 
@@ -87,7 +94,7 @@ function metricsAllowed(app: FastifyInstance, req: FastifyRequest): boolean {
 // fastify-plugin so the onResponse hook sees every route, not only the ones declared here.
 export const opsPlugin = fp(
   async function ops(app: FastifyInstance) {
-    app.decorate('streamConnectionSources', new Set<() => number>());
+    app.decorate('streamSources', new Set<StreamCounts>());
     if (!app.config.metricsToken && !isLoopbackHost(app.config.host)) {
       app.log.warn({ host: app.config.host }, '/metrics is disabled: HOST is not loopback and METRICS_TOKEN is unset');
     }
@@ -163,8 +170,13 @@ export const opsPlugin = fp(
           logFailure(app.db, req.log, 'warn', err, 'metrics: database gauges unavailable'),
         );
         let open = 0;
-        for (const count of app.streamConnectionSources) open += count();
+        let waiting = 0;
+        for (const s of app.streamSources) {
+          open += s.connections();
+          waiting += s.waitingToOpen();
+        }
         streamConnections.set(open);
+        streamOpensWaiting.set(waiting);
         return reply.type(registry.contentType).send(await registry.metrics());
       },
     );

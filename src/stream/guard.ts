@@ -2,12 +2,15 @@
 // - a cap on concurrent streams per key, by tier (STREAM_CONNECTIONS_PER_KEY); with Redis the count
 //   is shared by every replica, else it is this process's;
 // - a key revoked while its streams are open: they are closed within KEY_CACHE_MS (the key is
-//   checked once at connect, and a stream lives for minutes).
+//   checked once at connect, and a stream lives for minutes);
+// - the pace at which a key's admitted streams open in this process (STREAM_OPENS_PER_SEC,
+//   open-pace.ts).
 //
 // With Redis each key has a sorted set of leases (member = process id + stream number, score =
 // expiry). A process renews its leases every LEASE_MS / 3 and removes them when streams close, so
 // the streams of a replica that died free their slots after LEASE_MS at most.
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Result } from 'ioredis';
 import { isDatabaseUnavailable } from '../db/health.js';
 import type { Pool } from '../db/pool.js';
@@ -16,6 +19,7 @@ import type { KeyLookup } from '../keys/store.js';
 import type { RedisClient } from '../redis/client.js';
 import type { Hub } from './hub.js';
 import type { OutageNotices } from './outage.js';
+import { OpenPace } from './open-pace.js';
 
 const LEASE_MS = 30_000;
 /** Seconds a refused client is told to wait (the stream's own reconnect delay). */
@@ -68,6 +72,8 @@ export interface StreamGuardOptions {
   limits: Record<string, number>;
   /** how often the keys of open streams are checked for revocation */
   checkMs: number;
+  /** stream openings a second per key in this process (0 = no pacing) */
+  opensPerSec?: number;
   /** forgets cached answers for a revoked key */
   forget(apiKeyId: string): void;
   log: { warn(obj: object, msg: string): void };
@@ -81,9 +87,13 @@ export class StreamGuard {
   private checking = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly prefix: string;
+  private readonly pace: OpenPace;
+  /** streams waiting for their moment to open, by their socket: closed when the server stops */
+  private readonly waiting = new Map<Socket, () => void>();
 
   constructor(private readonly o: StreamGuardOptions) {
     this.prefix = o.prefix ?? 'lds:st';
+    this.pace = new OpenPace(o.opensPerSec ?? 0);
     const redis = o.redis;
     if (redis && !Object.hasOwn(redis, 'ldsStreamAdmit')) {
       redis.defineCommand('ldsStreamAdmit', { numberOfKeys: 1, lua: ADMIT_SCRIPT });
@@ -127,6 +137,38 @@ export class StreamGuard {
     return lease;
   }
 
+  /**
+   * Waits for the admitted stream's moment to open (the key's pace); false when its client left
+   * meanwhile or the server is stopping (its slot is then freed and its socket closed).
+   */
+  async opening(lease: Lease, socket: Socket): Promise<boolean> {
+    const { wait, release } = this.pace.reserve(lease.keyId);
+    if (wait === 0) return true;
+    return new Promise<boolean>((resolve) => {
+      const done = (open: boolean) => {
+        clearTimeout(timer);
+        socket.off('close', gone);
+        this.waiting.delete(socket);
+        if (!open) {
+          release();
+          this.release(lease);
+          socket.destroy();
+        }
+        resolve(open && !socket.destroyed);
+      };
+      const gone = () => done(false);
+      const timer = setTimeout(() => done(true), wait);
+      socket.once('close', gone);
+      this.waiting.set(socket, gone);
+      if (socket.destroyed) gone();
+    });
+  }
+
+  /** Streams waiting for their moment to open in this process. */
+  waitingToOpen(): number {
+    return this.waiting.size;
+  }
+
   /** Frees the stream's slot; idempotent. */
   release(lease: Lease): void {
     const set = this.open.get(lease.keyId);
@@ -135,8 +177,10 @@ export class StreamGuard {
     this.o.redis?.zrem(this.setOf(lease.keyId), lease.member).catch(() => undefined); // the lease expires anyway
   }
 
+  /** Stops the checks, and ends the streams still waiting to open (the server is stopping). */
   close(): void {
     for (const t of this.timers) clearInterval(t);
+    for (const gone of [...this.waiting.values()]) gone();
   }
 
   private setOf(keyId: string): string {

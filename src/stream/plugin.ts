@@ -40,12 +40,6 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   });
   await hub.init();
   app.decorate('streamHub', hub);
-  // lds_stream_connections (the stream autoscaler's signal) is read by the ops plugin at the root.
-  const count = () => hub.size;
-  app.streamConnectionSources.add(count);
-  app.addHook('onClose', async () => {
-    app.streamConnectionSources.delete(count);
-  });
 
   // Sockets handed over by an HTTP upgrade leave the HTTP server's bookkeeping: neither
   // closeAllConnections() nor the idle sweep sees them, yet server.close() waits for them. A refused
@@ -73,6 +67,7 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('preClose', async () => {
     app.server.off('upgrade', onUpgrade);
     await hub.close(SHUTDOWN_GRACE_MS);
+    guard.close(); // streams still waiting to open end too
     for (const s of upgrades) s.destroy();
   });
   await app.register(websocket, { options: { maxPayload: 4096 }, errorHandler: wsErrorHandler });
@@ -86,10 +81,18 @@ export const streamPlugin: FastifyPluginAsyncTypebox = async (app) => {
     redis: app.redis,
     limits: c.streamConnectionsPerKey,
     checkMs: Math.max(250, Math.floor(c.keyCacheMs / 2)),
+    opensPerSec: c.streamOpensPerSec,
     forget: (id) => app.keyCache.forget(id),
     log: app.log,
   });
   app.addHook('onClose', async () => guard.close());
+  // lds_stream_connections (the stream autoscaler's signal) and lds_stream_opens_waiting are read by
+  // the ops plugin at the root.
+  const counts = { connections: () => hub.size, waitingToOpen: () => guard.waitingToOpen() };
+  app.streamSources.add(counts);
+  app.addHook('onClose', async () => {
+    app.streamSources.delete(counts);
+  });
   const streams = { hub, outage, guard };
   sseRoutes(app, streams);
   wsRoutes(app, streams, established);

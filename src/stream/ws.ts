@@ -92,10 +92,12 @@ export function wsRoutes(app: App, { hub, outage, guard }: Streams, established:
       // Parameters are checked before the upgrade so a bad request gets a plain 400 response.
       // The stream slot is taken there too, so a refusal is a plain 429; it is freed when the
       // connection closes, whether or not the upgrade completed.
-      preHandler: async (req) => {
+      preHandler: async (req, reply) => {
         const p = parseStreamParams(req.query, req.headers['last-event-id'], app.clock());
         const lease = req.apiKey ? await guard.admit(req.apiKey) : undefined;
         if (lease) req.raw.socket.once('close', () => guard.release(lease));
+        // the client left while its stream waited to open: nothing to answer
+        if (lease && !(await guard.opening(lease, req.raw.socket))) return reply.hijack();
         params.set(req, { p, lease });
       },
     },
