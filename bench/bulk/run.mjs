@@ -12,7 +12,7 @@
 // one snapshot and scales the times by the share of the corpus's rows they hold; --states all
 // builds everything as the bulk role does. Run it under the machine's benchmark lock, after
 // `npm run build`:
-//   flock /work/bench.lock node bench/bulk/run.mjs [--db URL] [--states WA,MN|all] [--runs N] [--build-flags '…'] [--compare-lanes] [--keep]
+//   flock /work/bench.lock node bench/bulk/run.mjs [--db URL] [--states WA,MN|all] [--runs N] [--build-flags '…'] [--compare-lanes] [--keep] [--out FILE]
 // --runs N builds and runs both baselines N times, taking turns, and reports medians (each run's
 // numbers and load averages are kept in the JSON); --build-flags passes V8/Node flags to the build
 // process (e.g. --max-semi-space-size=32); --compare-lanes also builds each run in one lane (the
@@ -37,6 +37,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '1' },
     'build-flags': { type: 'string', default: '' },
     'compare-lanes': { type: 'boolean', default: false },
+    out: { type: 'string', default: 'bench/results/bulk.json' },
   },
 });
 const DB = args.db;
@@ -295,4 +296,4 @@ const result = {
   })),
 };
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(root, 'bench/results/bulk.json'), JSON.stringify(result, null, 2) + '\n');
+fs.writeFileSync(path.resolve(root, args.out), JSON.stringify(result, null, 2) + '\n');

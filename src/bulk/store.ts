@@ -1,16 +1,16 @@
 // Where bulk files live: PostgreSQL (bulk_files + fixed-size bulk_chunks), so every replica serves
 // the same bytes with no shared volume, and the embedded default needs no setup. Writing streams
-// chunk by chunk (one chunk in memory); reading a byte range fetches only the chunks it covers.
+// chunk by chunk (one chunk in memory); reading a byte range streams only the chunks it covers,
+// as raw bytes (COPY binary, copy-binary.ts).
 import { once } from 'node:events';
 import { Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Queryable } from '../db/pool.js';
+import { to as copyTo } from 'pg-copy-streams';
+import type { Pool, Queryable } from '../db/pool.js';
+import { CopyBinaryValues } from './copy-binary.js';
 
 /** Bytes per stored chunk; every chunk but a file's last is exactly this long (Range arithmetic relies on it). */
 export const CHUNK_BYTES = 1 << 20;
-/** Chunks fetched per query while streaming a download. */
-const CHUNKS_PER_READ = 4;
-
 export type Format = 'ndjson' | 'csv';
 
 export interface StoredFile {
@@ -164,10 +164,10 @@ export interface Member {
 export type Piece = Member | { data: Buffer; size: number };
 
 /**
- * The bytes [start, end] (inclusive) of the concatenation of `pieces`, in parts of at most
- * CHUNKS_PER_READ chunks: memory stays flat whatever the file size.
+ * The bytes [start, end] (inclusive) of the concatenation of `pieces`, as they stream from
+ * PostgreSQL: memory stays flat whatever the file size.
  */
-export async function* readRange(db: Queryable, pieces: Piece[], start: number, end: number): AsyncGenerator<Buffer> {
+export async function* readRange(pool: Pool, pieces: Piece[], start: number, end: number): AsyncGenerator<Buffer> {
   let base = 0;
   for (const m of pieces) {
     const lo = Math.max(start, base);
@@ -177,21 +177,50 @@ export async function* readRange(db: Queryable, pieces: Piece[], start: number, 
     } else if ('data' in m) {
       yield m.data.subarray(lo - base, hi - base + 1);
     } else {
-      const from = lo - base;
-      const to = hi - base;
-      for (let n = Math.floor(from / CHUNK_BYTES); n <= Math.floor(to / CHUNK_BYTES); n += CHUNKS_PER_READ) {
-        const last = Math.min(n + CHUNKS_PER_READ - 1, Math.floor(to / CHUNK_BYTES));
-        const { rows } = await db.query<{ n: number; data: Buffer }>(
-          'SELECT n, data FROM bulk_chunks WHERE file_id = $1 AND n BETWEEN $2 AND $3 ORDER BY n',
-          [m.file_id, n, last],
-        );
-        if (rows.length !== last - n + 1) throw new Error(`bulk file ${m.file_id} is missing chunks ${n}..${last}`);
-        for (const r of rows) {
-          const at = r.n * CHUNK_BYTES;
-          yield r.data.subarray(Math.max(0, from - at), Math.min(r.data.length, to - at + 1));
-        }
-      }
+      yield* storedBytes(pool, m.file_id, lo - base, hi - base);
     }
     base += m.size;
+  }
+}
+
+/**
+ * Bytes [from, to] of a stored file: one COPY of the chunks they cover, each chunk's raw bytes
+ * (no hex text, no whole chunk in memory), with backpressure from the consumer. A consumer that
+ * stops early (the client hung up) ends the COPY with its connection.
+ */
+async function* storedBytes(pool: Pool, fileId: number, from: number, to: number): AsyncGenerator<Buffer> {
+  const first = Math.floor(from / CHUNK_BYTES);
+  const last = Math.floor(to / CHUNK_BYTES);
+  // COPY takes no bind parameters: these are integers of our own
+  const sql = `COPY (SELECT data FROM bulk_chunks WHERE file_id = ${Number(fileId)} AND n BETWEEN ${first} AND ${last} ORDER BY n) TO STDOUT (FORMAT binary)`;
+  const client = await pool.connect();
+  let finished = false;
+  let source: ReturnType<typeof copyTo> | undefined;
+  try {
+    source = client.query(copyTo(sql));
+    const values = new CopyBinaryValues();
+    // a failing COPY fails the values' iteration (pipe() does not pass errors on)
+    source.on('error', (err) => values.destroy(err));
+    source.pipe(values);
+    let skip = from - first * CHUNK_BYTES;
+    let left = to - from + 1;
+    for await (const piece of values as AsyncIterable<Buffer>) {
+      let b = piece;
+      if (skip > 0) {
+        const n = Math.min(skip, b.length);
+        skip -= n;
+        b = b.subarray(n);
+      }
+      if (b.length === 0 || left === 0) continue;
+      if (b.length > left) b = b.subarray(0, left);
+      left -= b.length;
+      yield b;
+    }
+    if (left > 0) throw new Error(`bulk file ${fileId} is missing chunks between ${first} and ${last}`);
+    finished = true;
+  } finally {
+    // a COPY left running (or failed) takes its connection with it; the COPY then fails with it
+    if (!finished) source?.on('error', () => undefined);
+    client.release(!finished);
   }
 }

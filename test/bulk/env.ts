@@ -8,7 +8,7 @@ import pino from 'pino';
 import { seed } from '../../src/demo/seed.js';
 import { startRelay, type Relay } from '../../src/changes/relay.js';
 import { readRange, type Piece } from '../../src/bulk/store.js';
-import type { Queryable } from '../../src/db/pool.js';
+import type { Pool } from '../../src/db/pool.js';
 import { freshDatabase } from '../helpers/db.js';
 import { testApp, testConfig, type TestApp } from '../helpers/app.js';
 
@@ -65,7 +65,7 @@ export function parseNdjsonGz(buf: Buffer): Parsed {
   return { byType, lines };
 }
 
-export async function readMembers(db: Queryable, members: Piece[]): Promise<Buffer> {
+export async function readMembers(db: Pool, members: Piece[]): Promise<Buffer> {
   const size = members.reduce((n, m) => n + m.size, 0);
   const parts: Buffer[] = [];
   for await (const b of readRange(db, members, 0, size - 1)) parts.push(Buffer.from(b));
