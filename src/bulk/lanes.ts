@@ -8,9 +8,10 @@
 // thread free to serve requests) where one thread alternated with PostgreSQL. Under the
 // TypeScript sources (tests), or without a database URL, the lanes run in the calling thread on
 // connections of its pool: the same snapshot import, the same files.
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Pool, PoolClient } from '../db/pool.js';
+import type { Pool, PoolClient, Queryable } from '../db/pool.js';
 import { jurisdictionRecords, type Jurisdiction } from './records.js';
 import { writeScope } from './scope.js';
 
@@ -49,6 +50,23 @@ export async function importSnapshot(client: Pick<PoolClient, 'query'>, snapshot
 }
 
 /**
+ * The lane's reading client, with every statement prepared once per connection: a build runs the
+ * same 17 statements for each batch of 100 bills, and PostgreSQL parsed and planned each of them
+ * every time, about a fifth of their time there. Named by a hash of their text.
+ */
+export function preparing(client: PoolClient): Queryable {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let n = names.get(text);
+    if (n === undefined)
+      names.set(text, (n = `lds_bulk_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
+    return n;
+  };
+  const query = (text: string, values?: unknown[]) => client.query({ name: nameOf(text), text, values });
+  return { query } as unknown as Queryable;
+}
+
+/**
  * One lane: reads in the imported snapshot on one client of `pool`, writes the files through the
  * pool's other connections, until `next` has no jurisdiction left.
  */
@@ -62,8 +80,9 @@ export async function runLane(
   const client = await pool.connect();
   try {
     await importSnapshot(client, snapshotId);
+    const reader = preparing(client);
     for (let t = await next(); t; t = await next()) {
-      const fileIds = await writeScope(pool, t.state_abbr, t.signature, jurisdictionRecords(client, t), signal);
+      const fileIds = await writeScope(pool, t.state_abbr, t.signature, jurisdictionRecords(reader, t), signal);
       built({ scope: t.state_abbr, fileIds });
     }
     await client.query('COMMIT');
