@@ -1,7 +1,7 @@
 // Where bulk files live: PostgreSQL (bulk_files + fixed-size bulk_chunks), so every replica serves
 // the same bytes with no shared volume, and the embedded default needs no setup. Writing streams
-// chunk by chunk (one chunk in memory); reading a byte range streams only the chunks it covers,
-// as raw bytes (COPY binary, copy-binary.ts).
+// chunk by chunk (one chunk in memory); reading a byte range reads only the chunks it covers, a
+// few at a time, as raw bytes (COPY binary, copy-binary.ts).
 import { once } from 'node:events';
 import { Writable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,9 @@ import { CopyBinaryValues } from './copy-binary.js';
 
 /** Bytes per stored chunk; every chunk but a file's last is exactly this long (Range arithmetic relies on it). */
 export const CHUNK_BYTES = 1 << 20;
+/** Chunks read per COPY while streaming a download (4 MiB in memory per download at most). */
+const CHUNKS_PER_READ = 4;
+
 export type Format = 'ndjson' | 'csv';
 
 export interface StoredFile {
@@ -164,8 +167,8 @@ export interface Member {
 export type Piece = Member | { data: Buffer; size: number };
 
 /**
- * The bytes [start, end] (inclusive) of the concatenation of `pieces`, as they stream from
- * PostgreSQL: memory stays flat whatever the file size.
+ * The bytes [start, end] (inclusive) of the concatenation of `pieces`, a few chunks at a time:
+ * memory stays flat whatever the file size.
  */
 export async function* readRange(pool: Pool, pieces: Piece[], start: number, end: number): AsyncGenerator<Buffer> {
   let base = 0;
@@ -184,43 +187,42 @@ export async function* readRange(pool: Pool, pieces: Piece[], start: number, end
 }
 
 /**
- * Bytes [from, to] of a stored file: one COPY of the chunks they cover, each chunk's raw bytes
- * (no hex text, no whole chunk in memory), with backpressure from the consumer. A consumer that
- * stops early (the client hung up) ends the COPY with its connection.
+ * Bytes [from, to] of a stored file, CHUNKS_PER_READ chunks at a time: each group is one COPY of
+ * the chunks' raw bytes, read whole and its connection released before its bytes are handed on,
+ * so a slow client holds at most one group in memory and no connection while it reads (a download
+ * of 600 MB over a slow link would otherwise hold a read connection for minutes).
  */
 async function* storedBytes(pool: Pool, fileId: number, from: number, to: number): AsyncGenerator<Buffer> {
-  const first = Math.floor(from / CHUNK_BYTES);
   const last = Math.floor(to / CHUNK_BYTES);
+  for (let n = Math.floor(from / CHUNK_BYTES); n <= last; n += CHUNKS_PER_READ) {
+    const upTo = Math.min(n + CHUNKS_PER_READ - 1, last);
+    const group = await copyChunks(pool, fileId, n, upTo);
+    const end = to - n * CHUNK_BYTES + 1;
+    // every chunk but a file's last is CHUNK_BYTES long: a short group is one with chunks missing
+    if (group.length < (upTo < last ? (upTo - n + 1) * CHUNK_BYTES : end))
+      throw new Error(`bulk file ${fileId} is missing chunks between ${n} and ${upTo}`);
+    yield group.subarray(Math.max(0, from - n * CHUNK_BYTES), Math.min(group.length, end));
+  }
+}
+
+/** The raw bytes of chunks [first, last] of a file, concatenated (COPY binary: no hex text). */
+async function copyChunks(pool: Pool, fileId: number, first: number, last: number): Promise<Buffer> {
   // COPY takes no bind parameters: these are integers of our own
   const sql = `COPY (SELECT data FROM bulk_chunks WHERE file_id = ${Number(fileId)} AND n BETWEEN ${first} AND ${last} ORDER BY n) TO STDOUT (FORMAT binary)`;
   const client = await pool.connect();
-  let finished = false;
-  let source: ReturnType<typeof copyTo> | undefined;
+  let failed = false;
   try {
-    source = client.query(copyTo(sql));
-    const values = new CopyBinaryValues();
-    // a failing COPY fails the values' iteration (pipe() does not pass errors on)
-    source.on('error', (err) => values.destroy(err));
-    source.pipe(values);
-    let skip = from - first * CHUNK_BYTES;
-    let left = to - from + 1;
-    for await (const piece of values as AsyncIterable<Buffer>) {
-      let b = piece;
-      if (skip > 0) {
-        const n = Math.min(skip, b.length);
-        skip -= n;
-        b = b.subarray(n);
-      }
-      if (b.length === 0 || left === 0) continue;
-      if (b.length > left) b = b.subarray(0, left);
-      left -= b.length;
-      yield b;
-    }
-    if (left > 0) throw new Error(`bulk file ${fileId} is missing chunks between ${first} and ${last}`);
-    finished = true;
+    const values = client.query(copyTo(sql));
+    const parts = values.pipe(new CopyBinaryValues());
+    // a failing COPY fails the read (pipe() does not pass errors on)
+    values.on('error', (err) => parts.destroy(err));
+    const out: Buffer[] = [];
+    for await (const b of parts as AsyncIterable<Buffer>) out.push(b);
+    return Buffer.concat(out);
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
-    // a COPY left running (or failed) takes its connection with it; the COPY then fails with it
-    if (!finished) source?.on('error', () => undefined);
-    client.release(!finished);
+    client.release(failed);
   }
 }

@@ -1,6 +1,7 @@
 // Downloads stream stored chunks as COPY binary (store.ts): the parser must hand back each value's
 // exact bytes however the stream is cut, and refuse what is not a one-column COPY; a byte range
-// of stored files (and of bytes made at request time) is exactly those bytes of their concatenation.
+// of stored files (and of bytes made at request time) is exactly those bytes of their concatenation,
+// read a few chunks at a time without holding a connection while the consumer takes them.
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { randomBytes } from 'node:crypto';
@@ -117,6 +118,11 @@ describe('CopyBinaryValues', () => {
       ];
       for (const [start, end] of ranges)
         expect((await read(start, end)).equals(all.subarray(start, end + 1))).toBe(true);
+      // a slow consumer holds no connection while it reads what it was given
+      const slow = readRange(db.pool, pieces, 0, all.length - 1);
+      expect((await slow.next()).done).toBe(false);
+      expect(db.pool.totalCount - db.pool.idleCount).toBe(0);
+      await slow.return(undefined);
       // a consumer that stops early frees its connection (the pool is not left short)
       for (let i = 0; i < 5; i++) {
         for await (const x of readRange(db.pool, pieces, 0, all.length - 1)) if (x.length) break;
