@@ -196,17 +196,27 @@ async function* storedBytes(pool: Pool, fileId: number, from: number, to: number
   const last = Math.floor(to / CHUNK_BYTES);
   for (let n = Math.floor(from / CHUNK_BYTES); n <= last; n += CHUNKS_PER_READ) {
     const upTo = Math.min(n + CHUNKS_PER_READ - 1, last);
-    const group = await copyChunks(pool, fileId, n, upTo);
+    const pieces = await copyChunks(pool, fileId, n, upTo);
+    const size = pieces.reduce((sum, b) => sum + b.length, 0);
     const end = to - n * CHUNK_BYTES + 1;
     // every chunk but a file's last is CHUNK_BYTES long: a short group is one with chunks missing
-    if (group.length < (upTo < last ? (upTo - n + 1) * CHUNK_BYTES : end))
+    if (size < (upTo < last ? (upTo - n + 1) * CHUNK_BYTES : end))
       throw new Error(`bulk file ${fileId} is missing chunks between ${n} and ${upTo}`);
-    yield group.subarray(Math.max(0, from - n * CHUNK_BYTES), Math.min(group.length, end));
+    // the group's bytes [skip, end) as the pieces they arrived in (no copy into one buffer)
+    let at = 0;
+    const skip = Math.max(0, from - n * CHUNK_BYTES);
+    for (const b of pieces) {
+      const lo = Math.max(skip - at, 0);
+      const hi = Math.min(end - at, b.length);
+      at += b.length;
+      if (hi > lo) yield b.subarray(lo, hi);
+      if (at >= end) break;
+    }
   }
 }
 
-/** The raw bytes of chunks [first, last] of a file, concatenated (COPY binary: no hex text). */
-async function copyChunks(pool: Pool, fileId: number, first: number, last: number): Promise<Buffer> {
+/** The raw bytes of chunks [first, last] of a file, in the pieces they arrived in (COPY binary: no hex text). */
+async function copyChunks(pool: Pool, fileId: number, first: number, last: number): Promise<Buffer[]> {
   // COPY takes no bind parameters: these are integers of our own
   const sql = `COPY (SELECT data FROM bulk_chunks WHERE file_id = ${Number(fileId)} AND n BETWEEN ${first} AND ${last} ORDER BY n) TO STDOUT (FORMAT binary)`;
   const client = await pool.connect();
@@ -218,7 +228,7 @@ async function copyChunks(pool: Pool, fileId: number, first: number, last: numbe
     values.on('error', (err) => parts.destroy(err));
     const out: Buffer[] = [];
     for await (const b of parts as AsyncIterable<Buffer>) out.push(b);
-    return Buffer.concat(out);
+    return out;
   } catch (err) {
     failed = true;
     throw err;
