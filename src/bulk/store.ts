@@ -222,12 +222,12 @@ async function copyChunks(pool: Pool, fileId: number, first: number, last: numbe
   const client = await pool.connect();
   let failed = false;
   try {
-    const values = client.query(copyTo(sql));
-    const parts = values.pipe(new CopyBinaryValues());
+    const copy = client.query(copyTo(sql));
+    const values = copy.pipe(new CopyBinaryValues());
     // a failing COPY fails the read (pipe() does not pass errors on)
-    values.on('error', (err) => parts.destroy(err));
+    copy.on('error', (err) => values.destroy(err));
     const out: Buffer[] = [];
-    for await (const b of parts as AsyncIterable<Buffer>) out.push(b);
+    for await (const b of values as AsyncIterable<Buffer>) out.push(b);
     return out;
   } catch (err) {
     failed = true;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStream, type RawStream } from '../realtime/sse-client.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
+import { metricValue } from '../helpers/metrics.js';
 
 describe('lds_stream_connections', () => {
   let t: TestApp;
@@ -15,12 +16,7 @@ describe('lds_stream_connections', () => {
   });
   afterAll(async () => t?.close());
 
-  async function gauge(): Promise<number> {
-    const res = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
-    const m = /^lds_stream_connections (\d+)$/m.exec(res.body);
-    if (!m) throw new Error('lds_stream_connections missing');
-    return Number(m[1]);
-  }
+  const gauge = () => metricValue(t.app, 'lds_stream_connections');
 
   /** Waits until the gauge reads `want` (connections register and leave asynchronously). */
   const until = (want: number) => waitFor(`the gauge to read ${want}`, async () => (await gauge()) === want);

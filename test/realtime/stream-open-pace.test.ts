@@ -6,6 +6,7 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenPace } from '../../src/stream/open-pace.js';
+import { metricValue } from '../helpers/metrics.js';
 import { realtimeEnv, until, type Env } from './env.js';
 import { openStream, type RawStream } from './sse-client.js';
 
@@ -26,12 +27,7 @@ afterAll(async () => env?.close());
 const sse = (key: string): Promise<RawStream> => openStream(`${env.url}/v1/stream`, { 'x-api-key': key });
 
 /** lds_stream_opens_waiting: streams admitted and waiting for their moment (this app's only). */
-async function waiting(): Promise<number> {
-  const res = await env.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
-  const m = /^lds_stream_opens_waiting (\d+)$/m.exec(res.body);
-  if (!m) throw new Error('lds_stream_opens_waiting missing');
-  return Number(m[1]);
-}
+const waiting = () => metricValue(env.app, 'lds_stream_opens_waiting');
 
 describe('opening pace per key', () => {
   it('spaces out one key’s stream openings; the cap still refuses at once; other keys never wait', async () => {
