@@ -11,8 +11,7 @@ import { refuseControlCharacters } from './control.js';
 import { docsPlugin } from './docs.js';
 import { MemoryLimiter, RedisLimiter, type Limiter } from './limits.js';
 import { retryLog } from '../db/health.js';
-import { readSlots } from './read-budget.js';
-import { readTimeBudget } from './read-time.js';
+import { expensiveReadGate } from './expensive-reads.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,10 +48,17 @@ export const httpPlugin = fp(
     const keys = new KeyCache(app.db, app.config.keyCacheMs, Date.now, app.config.keyOutageGraceMs);
     app.decorate('limiter', limiter);
     app.decorate('keyCache', keys);
-    app.decorate('readSlots', readSlots(redis, app.config.readStatementTimeoutMs));
     app.decorate(
-      'readTime',
-      readTimeBudget(redis, { msPerSec: app.config.expensiveReadMsPerSec, burstMs: app.config.expensiveReadBurstMs }),
+      'expensiveReads',
+      expensiveReadGate(
+        redis,
+        {
+          msPerSec: app.config.expensiveReadMsPerSec,
+          burstMs: app.config.expensiveReadBurstMs,
+          slots: app.config.expensiveReadsPerKey,
+        },
+        app.config.readStatementTimeoutMs,
+      ),
     );
 
     // Counts wait in memory while the database is down: one warning per outage, one line when it works again.
