@@ -90,11 +90,20 @@ export class CsvTablesWriter {
   async write(records: BulkRecord[]): Promise<void> {
     const rows: TableRows = tableRows(records);
     const waits: Array<Promise<void>> = [];
-    for (const [name, values] of rows) {
+    for (const [name, entries] of rows) {
       const t = this.open.get(name);
       if (!t) throw new Error(`bulk: no CSV table ${name} in this scope`);
-      const bytes = Buffer.from(csvLines(values));
-      t.rows += values.length;
+      let text = '';
+      for (const e of entries) {
+        if (Array.isArray(e)) {
+          text += csvLines([e]);
+          t.rows++;
+        } else {
+          text += e.csv;
+          t.rows += e.rows;
+        }
+      }
+      const bytes = Buffer.from(text);
       t.rawSize += bytes.length;
       t.crc = crc32(bytes, t.crc);
       waits.push(t.sink.write(bytes));

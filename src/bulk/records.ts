@@ -1,12 +1,11 @@
 // The records of a bulk file, each exactly what the API returns for it, read through the API's own
 // repository functions (no second copy of any query): a bill as GET /v1/bills/{id}?include=all, a
 // roll call as GET /v1/votes/{id} with its member votes (GET /v1/votes/{id}/details) under
-// `member_votes`, a committee as in GET /v1/committees with its members (…/members) under
+// `member_votes` (assembled as text from their parts, member-votes.ts), a committee as in GET /v1/committees with its members (…/members) under
 // `members`, and legislators, sessions, hearings, subjects, candidates and topics as their lists.
 import type { Queryable } from '../db/pool.js';
 import { billsOfState } from '../api/bills/repository.js';
 import { embedParts, PART_NAMES } from '../api/bills/parts.js';
-import { memberRanks, memberVotesRanked } from '../api/votes/repository.js';
 import { roster } from '../api/legislators/repository.js';
 import { committeeMembers, listCommittees } from '../api/committees/repository.js';
 import { listSessions } from '../api/reference/repository.js';
@@ -14,6 +13,7 @@ import { listHearings } from '../api/hearings/repository.js';
 import { listSubjects } from '../api/subjects/repository.js';
 import { listCandidates } from '../api/candidates/repository.js';
 import { listTopics } from '../api/topics/repository.js';
+import { MemberVoteText, type RenderedList } from './member-votes.js';
 
 /** Record types, and the resource name each is counted under. */
 export const RECORD_TYPES = {
@@ -32,6 +32,8 @@ export type RecordType = keyof typeof RECORD_TYPES;
 export interface BulkRecord {
   type: RecordType;
   data: Record<string, unknown>;
+  /** a list of the record already written as text (a roll call's member votes), after data's keys */
+  rendered?: RenderedList;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
   yield list('hearing', await listHearings(db, { stateId: j.state_id, limit: ALL }));
   yield list('subject', await listSubjects(db, { stateId: j.state_id, limit: ALL }));
   yield list('candidate', await listCandidates(db, { state: j.state_abbr, limit: ALL, offset: 0 }));
-  const ranks = await memberRanks(db);
+  const memberVotes = await MemberVoteText.load(db);
   for (let after = 0; ;) {
     const bills = await billsOfState(db, j.state_id, after, BILL_BATCH);
     if (bills.length === 0) return;
@@ -75,7 +77,7 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
       (b as unknown as { votes: Array<Record<string, unknown>> }).votes.map((v) => ({ ...v })),
     );
     yield list('bill', bills);
-    yield list('roll_call', await withMemberVotes(db, rollCalls, ranks));
+    yield await withMemberVotes(db, rollCalls, memberVotes);
   }
 }
 
@@ -84,12 +86,25 @@ export async function* globalRecords(db: Queryable): AsyncGenerator<BulkRecord[]
   yield (await listTopics(db)).map((data) => ({ type: 'topic' as const, data }));
 }
 
-async function withMemberVotes(db: Queryable, rollCalls: Array<Record<string, unknown>>, ranks: Map<unknown, number>) {
-  if (rollCalls.length === 0) return rollCalls;
-  const byId = new Map<number, Array<Record<string, unknown>>>();
-  for (const rc of rollCalls)
-    byId.set(rc.roll_call_id as number, (rc.member_votes = []) as Array<Record<string, unknown>>);
-  // each row without its roll call (`_rc`), as the endpoint's serializer drops it
-  for (const { _rc, ...vote } of await memberVotesRanked(db, [...byId.keys()], ranks)) byId.get(_rc)?.push(vote);
-  return rollCalls;
+/** Roll call records, each with its member votes (GET /v1/votes/{id}/details) as text under `member_votes`. */
+async function withMemberVotes(
+  db: Queryable,
+  rollCalls: Array<Record<string, unknown>>,
+  text: MemberVoteText,
+): Promise<BulkRecord[]> {
+  const lists = await text.of(
+    db,
+    rollCalls.map((rc) => rc.roll_call_id as number),
+  );
+  return rollCalls.map((data) => ({
+    type: 'roll_call',
+    data,
+    rendered: lists.get(data.roll_call_id as number) ?? {
+      key: 'member_votes',
+      table: 'roll_call_votes',
+      json: '[]',
+      csv: '',
+      rows: 0,
+    },
+  }));
 }

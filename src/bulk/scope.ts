@@ -6,6 +6,7 @@ import { chunkSink, createFile, finishFile, openSink } from './store.js';
 import { CsvTablesWriter } from './csv.js';
 import { tablesOf } from './tables.js';
 import { RECORD_TYPES, type BulkRecord } from './records.js';
+import { withRendered } from './member-votes.js';
 
 /** Scope of the nationwide records (topics). */
 export const GLOBAL_SCOPE = 'global';
@@ -55,7 +56,8 @@ export async function writeScope(
         const name = RECORD_TYPES[r.type];
         counts[name] = (counts[name] ?? 0) + 1;
         // JSON.stringify({ type, data }) byte for byte (type is a bare word), without a wrapper object per record
-        text += `{"type":"${r.type}","data":${JSON.stringify(r.data)}}\n`;
+        const data = r.rendered ? withRendered(r.data, r.rendered) : JSON.stringify(r.data);
+        text += `{"type":"${r.type}","data":${data}}\n`;
       }
       await Promise.all([ndjson.write(text), csv.write(batch)]);
     }

@@ -15,6 +15,7 @@ import { SubjectListRow } from '../api/subjects/schemas.js';
 import { CandidateSchema } from '../api/candidates/schemas.js';
 import { TopicSchema } from '../api/topics/schemas.js';
 import type { BulkRecord } from './records.js';
+import type { RenderedList } from './member-votes.js';
 
 type Row = Record<string, unknown>;
 
@@ -56,21 +57,29 @@ export const tableNamed = (name: string): Table => BY_NAME.get(name)!;
 /** The tables a scope's files hold: the nationwide scope has the topics, a jurisdiction everything else. */
 export const tablesOf = (global: boolean): Table[] => TABLES.filter((t) => (t.name === 'topics') === global);
 
-/** Rows by table name, each already in its table's column order. */
-export type TableRows = Map<string, unknown[][]>;
+/**
+ * Rows by table name, in record order: each a row already in its table's column order, or a
+ * record's list already written as the table's lines.
+ */
+export type TableRows = Map<string, Array<unknown[] | RenderedList>>;
+
+function entriesOf(out: TableRows, name: string) {
+  let rows = out.get(name);
+  if (!rows) out.set(name, (rows = []));
+  return rows;
+}
 
 function add(out: TableRows, name: string, row: Row, parentId?: unknown): void {
   const t = BY_NAME.get(name)!;
   const values = t.columns.map((c) => row[c]);
   if (t.parentKey && parentId !== undefined && !(t.parentKey in row)) values[0] = parentId;
-  let rows = out.get(name);
-  if (!rows) out.set(name, (rows = []));
-  rows.push(values);
+  entriesOf(out, name).push(values);
 }
 
 /** Splits records into table rows (a bill into bills and its parts' tables, and so on). */
 export function tableRows(records: BulkRecord[], out: TableRows = new Map()): TableRows {
-  for (const { type, data } of records) {
+  for (const { type, data, rendered } of records) {
+    if (rendered) entriesOf(out, rendered.table).push(rendered);
     switch (type) {
       case 'bill':
         add(out, 'bills', data);
@@ -78,7 +87,7 @@ export function tableRows(records: BulkRecord[], out: TableRows = new Map()): Ta
         break;
       case 'roll_call':
         add(out, 'roll_calls', data);
-        for (const r of data.member_votes as Row[]) add(out, 'roll_call_votes', r, data.roll_call_id);
+        if (!rendered) for (const r of data.member_votes as Row[]) add(out, 'roll_call_votes', r, data.roll_call_id);
         break;
       case 'committee':
         add(out, 'committees', data);

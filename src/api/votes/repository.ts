@@ -23,15 +23,17 @@ export async function getRollCall(db: Queryable, id: number): Promise<Static<typ
 const MEMBER_ORDER =
   'p.last_name COLLATE name_sort, p.first_name COLLATE name_sort, p.last_name, p.first_name, p.people_id';
 
+/** A member vote's fields of its person (p, joined to parties pa): the endpoint's and the bulk files'. */
+const MEMBER_FIELDS = `p.name, ${PARTY_NAME} AS party_name, p.district`;
+
 /**
  * For one roll call each member is read by primary key (a LATERAL subquery, which the planner
  * keeps as a nested loop): a few hundred lookups. Joined plainly, the planner hashes all of
- * people (~8,000 rows) for every roll call, which took twice as long at either corpus size; for a
- * batch of roll calls that hash is the cheaper plan, so the bulk files keep the join.
+ * people (~8,000 rows) for every roll call, which took twice as long at either corpus size.
  */
 const memberVotesSql = (order: string, one: boolean) =>
-  `SELECT v.roll_call_id AS _rc, v.people_id, p.name, ${PARTY_NAME} AS party_name, p.district,
-     coalesce(vt.vote_name, 'Not Voting') AS vote
+  `SELECT v.roll_call_id AS _rc, v.people_id, ${MEMBER_FIELDS},
+     coalesce(vt.vote_name, '${NOT_VOTING}') AS vote
    FROM roll_call_votes v ${
      one
        ? `CROSS JOIN LATERAL (SELECT p.people_id, p.name, p.party_id, p.party_name, p.district, p.last_name, p.first_name
@@ -42,10 +44,13 @@ const memberVotesSql = (order: string, one: boolean) =>
    WHERE v.roll_call_id = ANY($1::int[])
    ORDER BY ${order}`;
 
+/** The vote of a member whose vote id names no vote type. */
+export const NOT_VOTING = 'Not Voting';
+
 /**
  * Each member's vote, by surname, for roll calls ($1, int[]) ordered by roll call first: the
  * endpoint passes one id. Each row carries its roll call in `_rc` (the response row has none):
- * the endpoint's serializer drops it, the bulk writer groups by it.
+ * the endpoint's serializer drops it.
  */
 export async function memberVotes(db: Queryable, ids: number[]): Promise<MemberVoteOfRollCall[]> {
   return (
@@ -53,33 +58,41 @@ export async function memberVotes(db: Queryable, ids: number[]): Promise<MemberV
   ).rows;
 }
 
-/** Every person's position in a roll call's member order (for memberVotesRanked). */
-export async function memberRanks(db: Queryable): Promise<Map<unknown, number>> {
-  const { rows } = await db.query<{ people_id: unknown }>(`SELECT p.people_id FROM people p ORDER BY ${MEMBER_ORDER}`);
-  return new Map(rows.map((r, i) => [r.people_id, i]));
-}
+/** A person as a member vote shows them (every field but the vote). */
+export type MemberOfRollCall = Omit<Static<typeof MemberVoteRow>, 'vote'>;
 
 /**
- * memberVotes for many roll calls at once (the bulk files' batches): the same rows in the same
- * order, with the collation's comparisons made once per person (`ranks`, from memberRanks in the
- * same snapshot) instead of once per pair of rows: on a batch of tens of thousands of member
- * votes the collation sort was half the query's time.
+ * The parts memberVotes is made of, for the bulk files, which assemble millions of member votes
+ * from them instead of reading each with its person's fields: every person with those fields in
+ * a roll call's member order (memberVotes' ORDER BY; memberVotes keeps only votes whose person
+ * is here), the vote names by vote id (a vote id naming none is NOT_VOTING), and each roll call's
+ * votes as `people_id:vote_id` pairs, in no order.
  */
-export async function memberVotesRanked(
+export async function memberDirectory(db: Queryable): Promise<MemberOfRollCall[]> {
+  return (
+    await db.query<MemberOfRollCall>(
+      `SELECT p.people_id, ${MEMBER_FIELDS} FROM people p LEFT JOIN parties pa ON pa.party_id = p.party_id
+       ORDER BY ${MEMBER_ORDER}`,
+    )
+  ).rows;
+}
+
+export async function voteNames(db: Queryable): Promise<Map<number, string>> {
+  const { rows } = await db.query<{ vote_id: number; vote_name: string }>('SELECT vote_id, vote_name FROM vote_types');
+  return new Map(rows.map((r) => [r.vote_id, r.vote_name]));
+}
+
+export async function memberVotePairs(
   db: Queryable,
   ids: number[],
-  ranks: Map<unknown, number>,
-): Promise<MemberVoteOfRollCall[]> {
-  const rows = (await db.query<MemberVoteOfRollCall>(memberVotesSql('v.roll_call_id', false), [ids])).rows;
-  const rank = (r: MemberVoteOfRollCall) => ranks.get(r.people_id) ?? Number.MAX_SAFE_INTEGER;
-  for (let start = 0; start < rows.length;) {
-    let end = start + 1;
-    while (end < rows.length && rows[end]._rc === rows[start]._rc) end++;
-    const group = rows.slice(start, end).sort((a, b) => rank(a) - rank(b));
-    for (let i = 0; i < group.length; i++) rows[start + i] = group[i];
-    start = end;
-  }
-  return rows;
+): Promise<Array<{ roll_call_id: number; votes: string }>> {
+  return (
+    await db.query<{ roll_call_id: number; votes: string }>(
+      `SELECT roll_call_id, string_agg(people_id || ':' || vote_id, ',') AS votes
+       FROM roll_call_votes WHERE roll_call_id = ANY($1::int[]) GROUP BY roll_call_id`,
+      [ids],
+    )
+  ).rows;
 }
 
 export async function rollCallExists(db: Queryable, id: number): Promise<boolean> {
