@@ -11,7 +11,8 @@ import type { Logger } from '../logger.js';
 import { withSnapshot } from './snapshot.js';
 import { cleanup, currentFiles, publish, type StoredFile } from './store.js';
 import { tablesOf } from './tables.js';
-import { globalRecords, type BulkRecord } from './records.js';
+import { globalRecords } from './records.js';
+import type { BulkRecord } from './record-types.js';
 import { GLOBAL_SCOPE, writeScope } from './scope.js';
 import { writeJurisdictions, type Target } from './lanes.js';
 

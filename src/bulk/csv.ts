@@ -7,7 +7,7 @@ import { constants, createDeflateRaw, crc32 } from 'node:zlib';
 import type { Queryable } from '../db/pool.js';
 import { chunkSink, createFile, finishFile, openSink, type OpenSink } from './store.js';
 import { tableRows, type Table, type TableRows } from './tables.js';
-import type { BulkRecord } from './records.js';
+import type { BulkRecord } from './record-types.js';
 
 /*
  * RFC 4180 with LF line ends, written here rather than with a CSV library: the values are the

@@ -16,19 +16,7 @@ import {
 } from '../api/votes/repository.js';
 import { csvLines } from './csv.js';
 import { tableNamed } from './tables.js';
-
-/** A list of a record already written as text: the last key of its JSON and its own table's lines. */
-export interface RenderedList {
-  /** the record's key (the JSON record's last) */
-  key: string;
-  /** its CSV table */
-  table: string;
-  /** the list as a JSON array */
-  json: string;
-  /** the table's lines, each ending in LF */
-  csv: string;
-  rows: number;
-}
+import type { RenderedList } from './record-types.js';
 
 const TABLE = tableNamed('roll_call_votes');
 // A member vote's line is its roll call's id and then the row's cells.

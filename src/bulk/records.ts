@@ -13,28 +13,8 @@ import { listHearings } from '../api/hearings/repository.js';
 import { listSubjects } from '../api/subjects/repository.js';
 import { listCandidates } from '../api/candidates/repository.js';
 import { listTopics } from '../api/topics/repository.js';
-import { MemberVoteText, type RenderedList } from './member-votes.js';
-
-/** Record types, and the resource name each is counted under. */
-export const RECORD_TYPES = {
-  session: 'sessions',
-  legislator: 'legislators',
-  committee: 'committees',
-  hearing: 'hearings',
-  subject: 'subjects',
-  candidate: 'candidates',
-  bill: 'bills',
-  roll_call: 'roll_calls',
-  topic: 'topics',
-} as const;
-export type RecordType = keyof typeof RECORD_TYPES;
-
-export interface BulkRecord {
-  type: RecordType;
-  data: Record<string, unknown>;
-  /** a list of the record already written as text (a roll call's member votes), after data's keys */
-  rendered?: RenderedList;
-}
+import { MemberVoteText } from './member-votes.js';
+import type { BulkRecord, RecordType } from './record-types.js';
 
 /**
  * Bills read (with all their parts) per round trip set. The V8 heap holds two batches (one read

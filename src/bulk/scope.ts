@@ -5,7 +5,7 @@ import type { Queryable } from '../db/pool.js';
 import { chunkSink, createFile, finishFile, openSink } from './store.js';
 import { CsvTablesWriter } from './csv.js';
 import { tablesOf } from './tables.js';
-import { RECORD_TYPES, type BulkRecord } from './records.js';
+import { RECORD_TYPES, type BulkRecord } from './record-types.js';
 import { withRendered } from './member-votes.js';
 
 /** Scope of the nationwide records (topics). */

@@ -14,8 +14,7 @@ import { HearingSchema } from '../api/hearings/schemas.js';
 import { SubjectListRow } from '../api/subjects/schemas.js';
 import { CandidateSchema } from '../api/candidates/schemas.js';
 import { TopicSchema } from '../api/topics/schemas.js';
-import type { BulkRecord } from './records.js';
-import type { RenderedList } from './member-votes.js';
+import type { BulkRecord, RenderedList } from './record-types.js';
 
 type Row = Record<string, unknown>;
 
