@@ -30,6 +30,9 @@ interface Member {
   texts: Map<string, { json: string; csv: string }>;
 }
 
+/** The member votes of a roll call without any. */
+export const NO_MEMBER_VOTES: RenderedList = { key: 'member_votes', table: TABLE.name, json: '[]', csv: '', rows: 0 };
+
 export class MemberVoteText {
   private constructor(
     private readonly members: Map<number, Member>,
@@ -75,7 +78,7 @@ export class MemberVoteText {
         json += json === '' ? t.json : `,${t.json}`;
         csv += `${rc},${t.csv}`;
       }
-      out.set(rc, { key: 'member_votes', table: TABLE.name, json: `[${json}]`, csv, rows: list.length });
+      out.set(rc, { ...NO_MEMBER_VOTES, json: `[${json}]`, csv, rows: list.length });
     }
     return out;
   }

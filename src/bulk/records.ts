@@ -1,8 +1,9 @@
 // The records of a bulk file, each exactly what the API returns for it, read through the API's own
 // repository functions (no second copy of any query): a bill as GET /v1/bills/{id}?include=all, a
 // roll call as GET /v1/votes/{id} with its member votes (GET /v1/votes/{id}/details) under
-// `member_votes` (assembled as text from their parts, member-votes.ts), a committee as in GET /v1/committees with its members (…/members) under
-// `members`, and legislators, sessions, hearings, subjects, candidates and topics as their lists.
+// `member_votes` (assembled as text from their parts, member-votes.ts), a committee as in
+// GET /v1/committees with its members (…/members) under `members`, and legislators, sessions,
+// hearings, subjects, candidates and topics as their lists.
 import type { Queryable } from '../db/pool.js';
 import { billsOfState } from '../api/bills/repository.js';
 import { embedParts, PART_NAMES } from '../api/bills/parts.js';
@@ -13,7 +14,7 @@ import { listHearings } from '../api/hearings/repository.js';
 import { listSubjects } from '../api/subjects/repository.js';
 import { listCandidates } from '../api/candidates/repository.js';
 import { listTopics } from '../api/topics/repository.js';
-import { MemberVoteText } from './member-votes.js';
+import { MemberVoteText, NO_MEMBER_VOTES } from './member-votes.js';
 import type { BulkRecord, RecordType } from './record-types.js';
 
 /**
@@ -79,12 +80,6 @@ async function withMemberVotes(
   return rollCalls.map((data) => ({
     type: 'roll_call',
     data,
-    rendered: lists.get(data.roll_call_id as number) ?? {
-      key: 'member_votes',
-      table: 'roll_call_votes',
-      json: '[]',
-      csv: '',
-      rows: 0,
-    },
+    rendered: lists.get(data.roll_call_id as number) ?? NO_MEMBER_VOTES,
   }));
 }

@@ -11,13 +11,6 @@
 // The debt arithmetic in one process (no Redis); expensive-reads.ts holds the same in a Redis
 // script, shared by every replica, and checks it together with the slots.
 
-export interface ReadTimeBudget {
-  /** ms until the key may start an expensive read again (0: now) */
-  wait(keyId: string): Promise<number>;
-  /** adds the ms an expensive read of the key ran to its debt */
-  charge(keyId: string, ms: number): void;
-}
-
 export interface BudgetRate {
   /** ms of debt that drain each second (0: no budget) */
   msPerSec: number;
@@ -29,7 +22,7 @@ export interface BudgetRate {
 const waitFor = (debt: number, rate: BudgetRate) =>
   debt <= rate.burstMs ? 0 : Math.ceil(((debt - rate.burstMs) / rate.msPerSec) * 1000);
 
-export class MemoryReadTime implements ReadTimeBudget {
+export class MemoryReadTime {
   private debts = new Map<string, { debt: number; at: number }>();
   constructor(
     private readonly rate: BudgetRate,
