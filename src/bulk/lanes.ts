@@ -33,11 +33,15 @@ export const LANES = Math.max(1, Math.min(2, os.availableParallelism()));
 
 /**
  * V8 limits of a lane's thread (MiB). A batch's rows and text are short-lived. A young generation
- * of 48 MiB kept more of them there but put two lanes' build at 222-225 MiB RSS; 16 MiB holds it
- * at 189-191 MiB for 5-8 % more time (WA + MN of the 1M corpus, the same build taking turns:
- * 31-32 s against 33-34 s). The old generation holds only the app's modules and what is in flight.
+ * of 48 MiB kept more of them there but put two lanes' build at 222-225 MiB RSS. Each lane's young
+ * generation stays committed whole, so it is RSS for the whole build: at 16 MiB a lane's heap was
+ * 16 MiB young + 23 MiB old, and the whole corpus peaked at 214-218 MiB. 8 MiB takes 18-20 MiB off
+ * (WA + MN, builds taking turns: 175-178 against 195-196 MiB) in the same time (12.0-13.1 s against
+ * 12.3-13.6 s, Node CPU equal); 4 MiB took 9 MiB more off but 15-25 % more CPU. The old generation
+ * holds the app's modules (about 5 MiB over an empty isolate), the member vote texts and what is in
+ * flight.
  */
-export const THREAD_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
+export const THREAD_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
 
 /** A snapshot id as pg_export_snapshot returns it (hex words and dashes), checked before it is put into SQL. */
 const SNAPSHOT_ID = /^[0-9A-F]+(-[0-9A-F]+)+$/i;

@@ -48,7 +48,7 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
   yield list('hearing', await listHearings(db, { stateId: j.state_id, limit: ALL }));
   yield list('subject', await listSubjects(db, { stateId: j.state_id, limit: ALL }));
   yield list('candidate', await listCandidates(db, { state: j.state_abbr, limit: ALL, offset: 0 }));
-  const memberVotes = await MemberVoteText.load(db);
+  const memberVotes = await MemberVoteText.load(db, j.state_id);
   for (let after = 0; ;) {
     const bills = await billsOfState(db, j.state_id, after, BILL_BATCH);
     if (bills.length === 0) return;
