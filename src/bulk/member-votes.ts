@@ -74,7 +74,7 @@ export class MemberVoteText {
     const out = this.assemble(pairs, unknown);
     if (unknown.size === 0) return out;
     // people from outside the jurisdiction: read them, and assemble again
-    this.add(await memberDirectory(db, { stateId: -1, ids: [...unknown] }));
+    this.add(await memberDirectory(db, { ids: [...unknown] }));
     for (const id of unknown) if (!this.members.has(id)) this.nobody.add(id);
     return this.assemble(pairs, unknown);
   }

@@ -63,14 +63,15 @@ export type MemberOfRollCall = Omit<Static<typeof MemberVoteRow>, 'vote'>;
 
 /**
  * The parts memberVotes is made of, for the bulk files, which assemble millions of member votes
- * from them instead of reading each with its person's fields: the people of a jurisdiction (and
- * any others named) with those fields and their rank in a roll call's member order (memberVotes'
- * ORDER BY, over everyone; memberVotes keeps only votes whose person exists), the vote names by vote id (a vote id naming none is NOT_VOTING), and each roll call's
- * votes as `people_id:vote_id` pairs, in no order.
+ * from them instead of reading each with its person's fields: the people of a jurisdiction and
+ * any others named, with those fields and their rank in a roll call's member order (memberVotes'
+ * ORDER BY, over everyone; memberVotes keeps only votes whose person exists), the vote names by
+ * vote id (a vote id naming none is NOT_VOTING), and each roll call's votes as `people_id:vote_id`
+ * pairs, in no order.
  */
 export async function memberDirectory(
   db: Queryable,
-  of: { stateId: number; ids?: number[] },
+  of: { stateId?: number; ids?: number[] },
 ): Promise<Array<MemberOfRollCall & { rank: number }>> {
   // ranked over everyone, then filtered: the ranks of two calls compare as their people do
   return (
@@ -79,7 +80,7 @@ export async function memberDirectory(
          SELECT p.people_id, p.state_id, ${MEMBER_FIELDS}, row_number() OVER (ORDER BY ${MEMBER_ORDER}) AS rank
          FROM people p LEFT JOIN parties pa ON pa.party_id = p.party_id) d
        WHERE state_id = $1 OR people_id = ANY($2::bigint[])`,
-      [of.stateId, of.ids ?? []],
+      [of.stateId ?? null, of.ids ?? []],
     )
   ).rows;
 }
