@@ -207,11 +207,13 @@ async function fetchBills(o: SyncOptions, c: pg.Client, ids: number[]): Promise<
   return ids.map((id) => got.get(id)!);
 }
 
-/** Applies the feed from `cursor` until it is caught up; returns the new cursor and the number of changes. */
-async function catchUp(o: SyncOptions, c: pg.Client, cursor: string): Promise<{ cursor: string; changes: number }> {
-  let changes = 0;
+/**
+ * Applies the feed from `at.cursor` until it is caught up, moving `at` (the cursor and the count of
+ * changes) with each page it commits: when it is stopped midway, `at` says where the copy stands.
+ */
+async function catchUp(o: SyncOptions, c: pg.Client, at: { cursor: string; changes: number }): Promise<void> {
   for (;;) {
-    const page = await getJson(o, `/v1/changes?since=${encodeURIComponent(cursor)}&limit=${FEED_LIMIT}`);
+    const page = await getJson(o, `/v1/changes?since=${encodeURIComponent(at.cursor)}&limit=${FEED_LIMIT}`);
     const ids = [...new Set((page.data as Array<{ bill_id: number }>).map((d) => d.bill_id))];
     const bills = await fetchBills(o, c, ids);
     const rollCallIds = bills.flatMap((b) => b.votes.map((v) => v.roll_call_id));
@@ -231,9 +233,9 @@ async function catchUp(o: SyncOptions, c: pg.Client, cursor: string): Promise<{ 
       await c.query('ROLLBACK').catch(() => undefined);
       throw err;
     }
-    changes += page.data.length;
-    cursor = page.summary.server_now;
-    if (page.data.length < FEED_LIMIT) return { cursor, changes };
+    at.changes += page.data.length;
+    at.cursor = page.summary.server_now;
+    if (page.data.length < FEED_LIMIT) return;
   }
 }
 
@@ -286,19 +288,23 @@ export async function runSync(o: SyncOptions): Promise<SyncResult> {
       cursor = state.feed_cursor;
       o.log?.(`resuming from cursor ${cursor}`);
     }
-    let changes = 0;
+    const at = { cursor, changes: 0 };
     for (;;) {
-      const r = await catchUp(o, c, cursor);
-      cursor = r.cursor;
-      changes += r.changes;
-      if (r.changes) o.log?.(`applied ${r.changes} changes, cursor ${cursor}`);
+      const before = at.changes;
+      try {
+        await catchUp(o, c, at);
+      } catch (err) {
+        // stopped midway (Ctrl-C during a request): what was committed stands, and is reported
+        if (!o.signal?.aborted) throw err;
+      }
+      if (at.changes > before) o.log?.(`applied ${at.changes - before} changes, cursor ${at.cursor}`);
       if (!o.follow || o.signal?.aborted) break;
-      const wake = nextWake(o, cursor);
+      const wake = nextWake(o, at.cursor);
       await wake.wait;
       wake.close();
       if (o.signal?.aborted) break;
     }
-    return { loadedSnapshot, records, changes, cursor };
+    return { loadedSnapshot, records, changes: at.changes, cursor: at.cursor };
   } finally {
     await c.end().catch(() => undefined);
   }

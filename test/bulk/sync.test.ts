@@ -11,6 +11,8 @@ import { ensureBuilt, root } from '../helpers/build.js';
 import { waitFor } from '../helpers/wait.js';
 import { bulkEnv, silent, type BulkEnv } from './env.js';
 import { copyCursor, exited, expectCopyEqualsService, latestChange } from './copy.js';
+import { countWaiting, lockTable } from '../helpers/locks.js';
+import { runSync } from '../../src/sync/run.js';
 
 let env: BulkEnv;
 let target: TestDatabase;
@@ -90,4 +92,23 @@ describe('lds sync', () => {
     expect(out).toMatch(/^applied 0 changes; cursor /);
     expect((await targetCursor())! >= before!).toBe(true);
   }, 400_000);
+
+  it('stopped in the middle of a request (Ctrl-C), says where the copy stands instead of failing', async () => {
+    const resumed = await targetCursor(); // the copy of the test above, current
+    // the service's feed read waits on a lock: the sync is stopped while its request is out
+    const release = await lockTable(env.db.pool, 'changes');
+    const ac = new AbortController();
+    try {
+      const run = runSync({ from: url, key: env.key, into: target.url, signal: ac.signal });
+      await waitFor(
+        'the feed read waiting in PostgreSQL',
+        async () => (await countWaiting(env.db.pool, 'changes')) > 0,
+      );
+      ac.abort();
+      const r = await run;
+      expect(r).toMatchObject({ loadedSnapshot: false, changes: 0, cursor: resumed });
+    } finally {
+      await release();
+    }
+  }, 60_000);
 });
