@@ -58,6 +58,10 @@ export function registerSyncCommand(program: Command): void {
         );
       } catch (err) {
         if (!ac.signal.aborted) fail(err);
+        // Stopped while the first bulk file loaded: that load is one transaction, rolled back, so
+        // the target is as it was. Say so (an interrupted command exits 130, as a shell's Ctrl-C).
+        process.stdout.write('stopped before the first bulk file was loaded: nothing copied; run it again to start\n');
+        process.exitCode = 130;
       } finally {
         await local?.db.close();
       }

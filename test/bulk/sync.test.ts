@@ -28,7 +28,7 @@ afterAll(async () => {
   await env?.close();
 });
 
-function startSync(follow: boolean): ChildProcess {
+function startSync(follow: boolean, into = target.url): ChildProcess {
   const args = [
     path.join(root, 'bin/lds.js'),
     'sync',
@@ -37,7 +37,7 @@ function startSync(follow: boolean): ChildProcess {
     '--key',
     env.key,
     '--into',
-    target.url,
+    into,
     ...(follow ? ['--follow'] : []),
   ];
   const child = spawn(process.execPath, args, {
@@ -109,6 +109,30 @@ describe('lds sync', () => {
       expect(r).toMatchObject({ loadedSnapshot: false, changes: 0, cursor: resumed });
     } finally {
       await release();
+    }
+  }, 60_000);
+
+  it('stopped (Ctrl-C) before its first bulk file is loaded, says nothing was copied and exits 130', async () => {
+    const fresh = await emptyDatabase();
+    // the service's list of bulk files waits on a lock: the sync is stopped before it has a file
+    const release = await lockTable(env.db.pool, 'bulk_files');
+    try {
+      const child = startSync(false, fresh.url);
+      let out = '';
+      child.stdout!.on('data', (d) => {
+        out += String(d);
+      });
+      await waitFor(
+        'the bulk list waiting in PostgreSQL',
+        async () => (await countWaiting(env.db.pool, 'bulk_files')) > 0,
+      );
+      child.kill('SIGINT');
+      expect(await exited(child)).toBe(130);
+      expect(out).toBe('stopped before the first bulk file was loaded: nothing copied; run it again to start\n');
+      expect(await copyCursor(fresh.pool)).toBeUndefined();
+    } finally {
+      await release();
+      await fresh.drop();
     }
   }, 60_000);
 });
