@@ -269,12 +269,14 @@ const AHEAD_FLUSH_MS = 10;
  * one per request.
  *
  * A request of a key that is far from both limits, as Redis last answered this process within the
- * current second, is admitted at once, without waiting for a round trip, and counted in Redis within
- * AHEAD_FLUSH_MS together with the others admitted meanwhile: "far" means under half the burst limit
- * (keys with a burst limit of AHEAD_MIN_BURST or more) and at least 1 % (1,000 requests at least)
- * from the monthly cap. Near either limit, at the start of each second, and for keys with small
- * burst limits, every request waits for Redis as above, so the limits stay exact where they bite;
- * replicas see each other's counts at most AHEAD_FLUSH_MS plus a round trip late.
+ * current second (or the second before, for a key that was going ahead then: a new second's burst
+ * counter starts at zero), is admitted at once, without waiting for a round trip, and counted in
+ * Redis within AHEAD_FLUSH_MS together with the others admitted meanwhile: "far" means under half
+ * the burst limit (keys with a burst limit of AHEAD_MIN_BURST or more) and at least 1 % (1,000
+ * requests at least) from the monthly cap. Near either limit, after a second or more without a
+ * request, and for keys with small burst limits, every request waits for Redis as above, so the
+ * limits stay exact where they bite; replicas see each other's counts at most AHEAD_FLUSH_MS plus
+ * a round trip late.
  */
 export class RedisLimiter implements Limiter {
   private ledger: UsageLedger;
@@ -322,8 +324,19 @@ export class RedisLimiter implements Limiter {
   /** The outcome of a request admitted without waiting for Redis, or undefined when it must wait. */
   private admitAhead(key: LimitKey, now: Date): LimitOutcome | undefined {
     if (key.burst_limit < AHEAD_MIN_BURST) return undefined;
-    const s = this.seen.get(key.api_key_id);
-    if (!s || s.sec !== Math.floor(now.getTime() / 1000) || s.month !== period(now).label) return undefined;
+    const sec = Math.floor(now.getTime() / 1000);
+    let s = this.seen.get(key.api_key_id);
+    if (!s || s.month !== period(now).label) return undefined;
+    if (s.sec !== sec) {
+      // A new second. Its burst counter starts at zero in Redis, so this process knows it as well
+      // as it knows a counter mid-second; a key that was going ahead in the second before keeps
+      // going (otherwise the first requests of every second waited a round trip, which is what a
+      // busy key's slowest percentile was made of). Its monthly count carries over with the
+      // requests still to be confirmed. A key idle for longer asks Redis first.
+      if (s.sec !== sec - 1 || s.burst + s.ahead > key.burst_limit * AHEAD_BURST_SHARE) return undefined;
+      s = { sec, month: s.month, burst: 0, used: s.used + s.ahead, ahead: 0 };
+      this.seen.set(key.api_key_id, s);
+    }
     if (s.burst + s.ahead + 1 > key.burst_limit * AHEAD_BURST_SHARE) return undefined;
     if (s.used + s.ahead + 1 > key.monthly_cap - aheadMonthlyMargin(key.monthly_cap)) return undefined;
     s.ahead++;

@@ -82,6 +82,29 @@ describe('requests admitted ahead of Redis', () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it('a key going ahead keeps going ahead into the next second, and a new second has its full burst', async () => {
+    const p = prefix();
+    const limiter = new RedisLimiter(db.pool, redis, p);
+    const key = await limitKey(200, 1_000_000);
+    const next = new Date(NOW.getTime() + 1000);
+    const later = new Date(NOW.getTime() + 3000);
+    await hits([limiter], key, 20); // the first waits for Redis, the others go ahead
+    // the next second: no round trip first (every one answered at once)
+    const first = Array.from({ length: 50 }, () => limiter.hit(key, next));
+    expect(first.every((o) => !isPromise(o) && o.ok)).toBe(true);
+    // and its burst limit is the whole 200 again, exact: 150 more pass, then 429
+    const rest: LimitOutcome[] = [];
+    for (let i = 0; i < 160; i++) rest.push(await limiter.hit(key, next));
+    expect(rest.filter((o) => o.ok)).toHaveLength(150);
+    expect(rest.slice(150).every((o) => !o.ok && o.kind === 'burst')).toBe(true);
+    // a second that ended near the limit, or a pause of more than a second: Redis first
+    expect(isPromise(limiter.hit(key, new Date(next.getTime() + 1000)))).toBe(true);
+    expect(isPromise(limiter.hit(key, later))).toBe(true);
+    await limiter.close();
+    const month = NOW.toISOString().slice(0, 7);
+    expect(Number(await redis.get(`${p}:m:${key.api_key_id}:${month}`))).toBe(20 + 200 + 2);
+  });
+
   it('the burst limit is exact for one replica admitting ahead', async () => {
     const limiter = new RedisLimiter(db.pool, redis, prefix());
     const key = await limitKey(200, 1_000_000);
