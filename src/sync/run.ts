@@ -30,6 +30,8 @@ export interface SyncOptions {
   follow?: boolean;
   signal?: AbortSignal;
   log?: (msg: string) => void;
+  /** how often loading the bulk file reports its progress through `log` (default PROGRESS_EVERY_MS) */
+  progressEveryMs?: number;
 }
 
 export interface SyncResult {
@@ -41,6 +43,8 @@ export interface SyncResult {
 
 const FEED_LIMIT = 1000;
 const LOAD_BATCH = 500;
+/** The whole corpus's file takes minutes to load: a line this often says how far it is. */
+const PROGRESS_EVERY_MS = 5000;
 /** Without the stream (or between its events), how often the feed is polled when following. */
 const FOLLOW_POLL_MS = 30_000;
 
@@ -118,17 +122,27 @@ async function loadSnapshot(o: SyncOptions, c: pg.Client): Promise<{ cursor: str
   o.log?.(`loading ${all.url} (${all.size} bytes, cursor ${all.cursor})`);
   const res = await get(o, new URL(all.url).pathname);
   let records = 0;
+  // progress in the file's own (compressed) bytes, the size the listing gave
+  let received = 0;
+  const body = res.body as unknown as Readable;
+  const every = o.progressEveryMs ?? PROGRESS_EVERY_MS;
+  let reported = Date.now();
   await c.query('BEGIN');
   try {
     await clearAll(c);
     // Created right before it is iterated: readline emits lines as soon as it exists, and lines
-    // emitted before the loop starts would be lost.
-    const lines = createInterface({
-      input: (res.body as unknown as Readable).pipe(createGunzip()),
-      crlfDelay: Infinity,
+    // emitted before the loop starts would be lost. The byte count starts the flow with the pipe,
+    // in the same turn, so no chunk passes before the pipe is there.
+    const lines = createInterface({ input: body.pipe(createGunzip()), crlfDelay: Infinity });
+    body.on('data', (chunk: Buffer) => {
+      received += chunk.length;
     });
     const batches = new Map<Resource, unknown[]>();
     for await (const line of lines) {
+      if (Date.now() - reported >= every) {
+        reported = Date.now();
+        o.log?.(`loading: ${records} records, ${Math.floor((100 * received) / Math.max(1, all.size))} % of the file`);
+      }
       if (!line) continue;
       const { type, data } = JSON.parse(line) as { type: Resource; data: unknown };
       if (!Object.hasOwn(TABLES, type)) continue; // a record type this client does not know yet

@@ -112,6 +112,37 @@ describe('lds sync', () => {
     }
   }, 60_000);
 
+  it('says how far the load of the bulk file is while it loads', async () => {
+    await buildSnapshots(env.db.pool, silent);
+    const fresh = await emptyDatabase();
+    try {
+      const lines: string[] = [];
+      const r = await runSync({
+        from: url,
+        key: env.key,
+        into: fresh.url,
+        progressEveryMs: 0,
+        log: (m) => lines.push(m),
+      });
+      expect(r.loadedSnapshot).toBe(true);
+      const progress = lines
+        .map((l) => /^loading: (\d+) records, (\d+) % of the file$/.exec(l))
+        .filter((m) => m !== null)
+        .map((m) => ({ records: Number(m[1]), pct: Number(m[2]) }));
+      expect(progress.length).toBeGreaterThan(10);
+      // counts only grow, the share of the file too, and the file is (nearly) all read by the last record
+      for (let i = 1; i < progress.length; i++) {
+        expect(progress[i].records).toBeGreaterThanOrEqual(progress[i - 1].records);
+        expect(progress[i].pct).toBeGreaterThanOrEqual(progress[i - 1].pct);
+      }
+      expect(progress.at(-1)!.pct).toBeGreaterThanOrEqual(50);
+      expect(progress.at(-1)!.pct).toBeLessThanOrEqual(100);
+      expect(progress.at(-1)!.records).toBeLessThanOrEqual(r.records);
+    } finally {
+      await fresh.drop();
+    }
+  }, 120_000);
+
   it('stopped (Ctrl-C) before its first bulk file is loaded, says nothing was copied and exits 130', async () => {
     const fresh = await emptyDatabase();
     // the service's list of bulk files waits on a lock: the sync is stopped before it has a file
