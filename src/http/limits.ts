@@ -330,9 +330,9 @@ export class RedisLimiter implements Limiter {
     if (s.sec !== sec) {
       // A new second. Its burst counter starts at zero in Redis, so this process knows it as well
       // as it knows a counter mid-second; a key that was going ahead in the second before keeps
-      // going (otherwise the first requests of every second waited a round trip, which is what a
-      // busy key's slowest percentile was made of). Its monthly count carries over with the
-      // requests still to be confirmed. A key idle for longer asks Redis first.
+      // going (otherwise the first requests of every second each waited a round trip). Its monthly
+      // count carries over with the requests still to be confirmed. A key idle for longer asks
+      // Redis first.
       if (s.sec !== sec - 1 || s.burst + s.ahead > key.burst_limit * AHEAD_BURST_SHARE) return undefined;
       s = { sec, month: s.month, burst: 0, used: s.used + s.ahead, ahead: 0 };
       this.seen.set(key.api_key_id, s);
