@@ -6,7 +6,7 @@
 //   (three Node processes loading at once on 2 cores delayed the first requests by themselves)
 import { Agent, request } from 'undici';
 
-const { base, key, rate, seconds, kind, ids } = JSON.parse(process.argv[2]);
+const { base, key, rate, seconds, kind, ids, warm = 0 } = JSON.parse(process.argv[2]);
 const agent = new Agent({ connections: 256, pipelining: 1, keepAliveTimeout: 30_000 });
 
 // The cheap reads of a dashboard: one bill, a short state page; and, at a tenth of that rate on
@@ -30,6 +30,12 @@ const path = (i) => (kind === 'quiet' ? quietPath(i) : NOISY[i % NOISY.length]);
 
 const results = [];
 const pending = [];
+// --warm-quiet: connections opened (and kept alive) before the phase, as a running client holds them
+await Promise.all(
+  Array.from({ length: warm }, () =>
+    request(`${base}/v1/health`, { dispatcher: agent }).then((res) => res.body.dump()),
+  ),
+);
 await new Promise((resolve) => {
   process.once('message', resolve);
   process.send('ready');

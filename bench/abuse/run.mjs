@@ -9,10 +9,13 @@
 // every protection off, and candidate settings), in the same run. Server (api, stream and relay
 // roles, as shipped), each tenant's load, the streams and the writer run in separate processes.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres flock /work/bench.lock node bench/abuse/run.mjs \
-//     [--seconds 20] [--setups shipped,no_pacing] [--rounds 1] [--cpu-prof DIR] [--out bench/results/abuse.json]
+//     [--seconds 20] [--setups shipped,no_pacing] [--rounds 1] [--cpu-prof DIR] [--warm-quiet N] [--out bench/results/abuse.json]
 // --rounds N runs the setups N times in turn (shipped, no_pacing, shipped, ...), so each pair is
 // measured side by side on the same loaded machine; --cpu-prof writes a V8 CPU profile of each
-// server process to DIR (the profile of the whole setup, both phases).
+// server process to DIR (the profile of the whole setup, both phases); --warm-quiet N has the quiet
+// tenant open N keep-alive connections before each phase starts, as a client already running when
+// the noisy one arrives would hold them (by default it connects as the phase starts, so in the
+// phase beside the noisy tenant its first connections queue behind the noisy one's 520).
 // Needs `npm run build`; creates (once) and reuses the database lds_abuse_bench (about a minute to seed).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,6 +36,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     rounds: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
+    'warm-quiet': { type: 'string', default: '0' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -154,7 +158,9 @@ function child(script, params) {
   );
   return { ready, result, start: () => proc.send('go') };
 }
-const load = (base, kind, key, rate) => child('load.mjs', { base, key, rate, seconds: SECONDS, kind, ids });
+const WARM_QUIET = Number(args['warm-quiet']);
+const load = (base, kind, key, rate) =>
+  child('load.mjs', { base, key, rate, seconds: SECONDS, kind, ids, warm: kind === 'quiet' ? WARM_QUIET : 0 });
 const streams = (base, key, count) => child('streams.mjs', { base, key, count, seconds: SECONDS });
 
 /** Runs the processes of one phase from a common start; resolves with their reports in order. */
@@ -353,6 +359,7 @@ const out = {
   noisy_rate: NOISY_RATE,
   noisy_streams: STREAMS,
   write_rate: WRITE_RATE,
+  quiet_warm_connections: WARM_QUIET,
   redis: Boolean(process.env.REDIS_URL),
   runs: {},
 };
