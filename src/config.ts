@@ -261,7 +261,7 @@ export const SETTINGS = {
     'STREAM_OPENS_PER_SEC',
     int(0, 1_000_000),
     100,
-    "Streams one key may open a second in a process, after a burst of one second's worth; a stream beyond it is admitted (it holds its slot) and its response waits for its moment, so one key opening its whole cap at once cannot hold the event loop from other tenants (0 = no pacing)",
+    "Streams one key may open a second in a process, after a burst of a tenth of a second's worth (one stream at least); a stream beyond it is admitted (it holds its slot) and its response waits for its moment, so one key opening its whole cap at once cannot hold the event loop from other tenants (0 = no pacing)",
   ),
   streamReplayMaxEvents: setting(
     'STREAM_REPLAY_MAX_EVENTS',

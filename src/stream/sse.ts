@@ -124,7 +124,7 @@ export const STREAM_DESCRIPTION = [
   'The key is checked at connect; the connection counts as one request. One key holds at most STREAM_CONNECTIONS_PER_KEY',
   'streams at once, SSE and WebSocket together, across replicas (by tier: free 5, standard 25, pro 100, enterprise 500);',
   "one more answers 429 stream_limit with `limit` and Retry-After: 5. A key's streams open at most STREAM_OPENS_PER_SEC",
-  "(default 100) a second in a server process after a burst of one second's worth: beyond it an admitted stream's",
+  "(default 100) a second in a server process after a burst of a tenth of a second's worth: beyond it an admitted stream's",
   'response waits for its turn (at most a few seconds; the 429 is never delayed). When the key is revoked, its open streams end within',
   'KEY_CACHE_MS with `event: error` and data {reason: "revoked_api_key"}; the reconnect then gets 401 revoked_api_key.',
 ].join(' ');

@@ -1,5 +1,5 @@
-// The opening pace of one key's streams (STREAM_OPENS_PER_SEC, issue 25): beyond a burst of one
-// second's worth, a key's admitted streams wait for their moment before their response starts, so a
+// The opening pace of one key's streams (STREAM_OPENS_PER_SEC, issue 25): beyond a burst of a
+// tenth of a second's worth (one stream at least), a key's admitted streams wait for their moment before their response starts, so a
 // key opening its whole cap at once cannot hold the event loop from other tenants. A stream over
 // the cap is still refused at once, another key never waits for this key's pace, a client that
 // leaves while it waits frees its slot, and a waiting stream opens (and gets its events) in the end.
@@ -82,20 +82,28 @@ describe('opening pace per key', () => {
 });
 
 describe('OpenPace', () => {
-  it('lets a burst of one second through, then one opening per interval, and takes back a left moment', () => {
+  it('lets a burst of a tenth of a second through, then one opening per interval, and takes back a left moment', () => {
     let now = 0;
-    const pace = new OpenPace(4, () => now);
-    // a burst of one second's worth (4) opens at once
-    expect([1, 2, 3, 4].map(() => pace.reserve('k').wait)).toEqual([0, 0, 0, 0]);
-    const fifth = pace.reserve('k');
-    const sixth = pace.reserve('k');
-    expect([fifth.wait, sixth.wait]).toEqual([250, 500]);
+    const pace = new OpenPace(100, () => now);
+    // a burst of a tenth of a second's worth (10) opens at once: one turn of the event loop, not 100
+    expect(Array.from({ length: 10 }, () => pace.reserve('k').wait)).toEqual(Array(10).fill(0));
+    const eleventh = pace.reserve('k');
+    const twelfth = pace.reserve('k');
+    expect([eleventh.wait, twelfth.wait]).toEqual([10, 20]);
     // another key has its own budget
     expect(pace.reserve('other').wait).toBe(0);
-    // the sixth leaves: the next opening takes its moment
-    sixth.release();
-    expect(pace.reserve('k').wait).toBe(500);
+    // the twelfth leaves: the next opening takes its moment
+    twelfth.release();
+    expect(pace.reserve('k').wait).toBe(20);
     // after a quiet while the burst is back
+    now = 10_000;
+    expect(Array.from({ length: 11 }, () => pace.reserve('k').wait)).toEqual([...Array(10).fill(0), 10]);
+  });
+
+  it('always lets one opening through at once, however low the rate', () => {
+    let now = 0;
+    const pace = new OpenPace(4, () => now);
+    expect([1, 2, 3].map(() => pace.reserve('k').wait)).toEqual([0, 250, 500]);
     now = 10_000;
     expect(pace.reserve('k').wait).toBe(0);
   });
