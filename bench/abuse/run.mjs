@@ -9,13 +9,18 @@
 // every protection off, and candidate settings), in the same run. Server (api, stream and relay
 // roles, as shipped), each tenant's load, the streams and the writer run in separate processes.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres flock /work/bench.lock node bench/abuse/run.mjs \
-//     [--seconds 20] [--setups shipped,no_pacing] [--rounds 1] [--cpu-prof DIR] [--warm-quiet N] [--out bench/results/abuse.json]
+//     [--seconds 20] [--setups shipped,no_pacing] [--rounds 1] [--cpu-prof DIR] [--warm-quiet N] [--nice-noisy N]
+//     [--out bench/results/abuse.json]
 // --rounds N runs the setups N times in turn (shipped, no_pacing, shipped, ...), so each pair is
 // measured side by side on the same loaded machine; --cpu-prof writes a V8 CPU profile of each
 // server process to DIR (the profile of the whole setup, both phases); --warm-quiet N has the quiet
 // tenant open N keep-alive connections before each phase starts, as a client already running when
 // the noisy one arrives would hold them (by default it connects as the phase starts, so in the
-// phase beside the noisy tenant its first connections queue behind the noisy one's 520).
+// phase beside the noisy tenant its first connections queue behind the noisy one's 520);
+// --nice-noisy N runs the noisy tenant's load processes (its searches and its streams' client) at
+// that nice value, as if its client ran on a machine of its own: on 2 cores its client's CPU (520
+// connections opened and replays parsed) otherwise competes with the server's in the storm's
+// first second, which measures this machine rather than the service.
 // Needs `npm run build`; creates (once) and reuses the database lds_abuse_bench (about a minute to seed).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +42,7 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '1' },
     'cpu-prof': { type: 'string' },
     'warm-quiet': { type: 'string', default: '0' },
+    'nice-noisy': { type: 'string', default: '0' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -143,8 +149,10 @@ async function drain() {
  * its report. The phase's processes start together once all are ready, so no process's own start
  * (module loading on 2 cores) lands inside another's measurement.
  */
-function child(script, params) {
-  const proc = fork(path.join(import.meta.dirname, script), [JSON.stringify(params)]);
+function child(script, params, nice = 0) {
+  // under nice(1) from its start, so every thread of the process has the priority
+  const niced = nice ? { execPath: 'nice', execArgv: ['-n', String(nice), process.execPath] } : {};
+  const proc = fork(path.join(import.meta.dirname, script), [JSON.stringify(params)], niced);
   const ready = new Promise((resolve, reject) => {
     proc.once('message', resolve);
     proc.once('error', reject);
@@ -159,9 +167,14 @@ function child(script, params) {
   return { ready, result, start: () => proc.send('go') };
 }
 const WARM_QUIET = Number(args['warm-quiet']);
+const NICE_NOISY = Number(args['nice-noisy']);
 const load = (base, kind, key, rate) =>
-  child('load.mjs', { base, key, rate, seconds: SECONDS, kind, ids, warm: kind === 'quiet' ? WARM_QUIET : 0 });
-const streams = (base, key, count) => child('streams.mjs', { base, key, count, seconds: SECONDS });
+  child(
+    'load.mjs',
+    { base, key, rate, seconds: SECONDS, kind, ids, warm: kind === 'quiet' ? WARM_QUIET : 0 },
+    kind === 'noisy' ? NICE_NOISY : 0,
+  );
+const streams = (base, key, count) => child('streams.mjs', { base, key, count, seconds: SECONDS }, NICE_NOISY);
 
 /** Runs the processes of one phase from a common start; resolves with their reports in order. */
 async function phase(...procs) {
@@ -360,6 +373,7 @@ const out = {
   noisy_streams: STREAMS,
   write_rate: WRITE_RATE,
   quiet_warm_connections: WARM_QUIET,
+  noisy_nice: NICE_NOISY,
   redis: Boolean(process.env.REDIS_URL),
   runs: {},
 };
