@@ -12,8 +12,9 @@
 //     [--seconds 20] [--setups shipped,no_pacing] [--rounds 1] [--cpu-prof DIR] [--warm-quiet N] [--nice-noisy N]
 //     [--out bench/results/abuse.json]
 // --rounds N runs the setups N times in turn (shipped, no_pacing, shipped, ...), so each pair is
-// measured side by side on the same loaded machine; --cpu-prof writes a V8 CPU profile of each
-// server process to DIR (the profile of the whole setup, both phases); --warm-quiet N has the quiet
+// measured side by side on the same loaded machine, and `summary` gives each setup's median ratio
+// over its rounds; --cpu-prof writes a V8 CPU profile of each server process to DIR (the profile
+// of the whole setup, both phases); --warm-quiet N has the quiet
 // tenant open N keep-alive connections before each phase starts, as a client already running when
 // the noisy one arrives would hold them (by default it connects as the phase starts, so in the
 // phase beside the noisy tenant its first connections queue behind the noisy one's 520);
@@ -443,6 +444,32 @@ for (let round = 1; round <= ROUNDS; round++)
     );
   }
 out.loadavg_after = loadavg();
+// Per setup over its rounds: one run's ratio moves by 2-4x from run to run on a 2-core machine (the
+// storm's first second lands differently each time), so only several rounds taking turns compare.
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return Math.round(m * 100) / 100;
+};
+out.summary = Object.fromEntries(
+  Object.keys(setups).map((setupName) => {
+    const runs = Object.entries(out.runs)
+      .filter(([name]) => name === setupName || name.startsWith(`${setupName}#`))
+      .map(([, r]) => r);
+    const ratios = runs.map((r) => r.p99_ratio);
+    return [
+      setupName,
+      {
+        runs: runs.length,
+        p99_ratio_median: median(ratios),
+        p99_ratio_min: Math.min(...ratios),
+        p99_ratio_max: Math.max(...ratios),
+        p99_after_first_second_ratio_median: median(runs.map((r) => r.p99_after_first_second_ratio)),
+        quiet_5xx: runs.reduce((n, r) => n + r.quiet_beside_noisy.read['5xx'] + r.quiet_beside_noisy.health['5xx'], 0),
+      },
+    ];
+  }),
+);
 
 const rows = Object.entries(out.runs).map(([name, r]) => ({
   setup: name,
@@ -463,6 +490,7 @@ const rows = Object.entries(out.runs).map(([name, r]) => ({
   'pg cpu s': `${r.cpu_alone.pg_s} / ${r.cpu_beside.pg_s}`,
 }));
 console.table(rows);
+if (ROUNDS > 1) console.table(out.summary);
 fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true });
 const file = path.resolve(root, args.out ?? 'bench/results/abuse.json');
 fs.writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
