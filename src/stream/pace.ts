@@ -17,9 +17,10 @@
 // once was the longest stretch the loop was held when a key's 500 streams opened together (38 ms,
 // profiled; every other tenant waited behind it). With a tenth of a second here and in
 // open-pace.ts, the longest stretches are the arriving requests themselves; in bench/abuse the
-// quiet tenant's p99 beside the noisy one was 3.4-4.4x its p99 alone against 8.1-33.6x in three
-// pairs taking turns, though later runs of the same build gave up to 8x (the spread between runs
-// is as large as the change). It costs a lone catch-up at most 0.9 s of a replay paced anyway.
+// quiet tenant's p99 beside the noisy one was a median 5.4x its p99 alone over 10 runs, against
+// 11.2x over 6 of the build before, the change winning 4 of 6 pairs taking turns (the spread
+// between runs, 3.4-19x, is as large as the change). It costs a lone catch-up at most 0.9 s of a
+// replay that is paced anyway.
 
 /** Budget one reservation takes at most, in milliseconds of the rate. */
 const PIECE_MS = 50;
