@@ -78,7 +78,8 @@ describe('logs during a database outage', () => {
         () => 0,
       );
     // Keyed requests are counted, so usage waits to be flushed (/v1/health never reads the key).
-    expect(await get('/v1/status', { 'x-api-key': key })).toBe(200);
+    // Not /v1/status: its snapshot would be cached for 60 s, and it must fail during the outage.
+    expect(await get('/v1/changes', { 'x-api-key': key })).toBe(200);
 
     // The database goes away the moment the relay publishes: its published cursor is then written
     // by the stand-alone statement, which keeps failing until the database returns.
