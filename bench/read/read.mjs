@@ -11,6 +11,8 @@
 //     [--before-env K=V,K=V: the --before app (this build when --before is not given) with these
 //      variables, e.g. LOG_LEVEL=warn or NODE_OPTIONS=--max-semi-space-size=64, to measure one setting]
 //     [--repeat N: each run N times, the servers taking turns; medians reported]
+//     [--open-warmup S (default 1): each open-loop run first sends S seconds of the same schedule
+//      uncounted, then measures; the warm-up's own p99/max are kept beside (load.mjs)]
 // REDIS_URL and NATS_URL, when set, are passed to the app as a deployment sets them. Results of a
 // corpus replace that corpus's entry in bench/results/read.json (a run with --only merges its cases).
 import { spawn } from 'node:child_process';
@@ -34,6 +36,7 @@ const { values: args } = parseArgs({
     repeat: { type: 'string', default: '1' },
     rate: { type: 'string' },
     'open-share': { type: 'string', default: '0.25' },
+    'open-warmup': { type: 'string', default: '1' },
     'no-save': { type: 'boolean', default: false },
   },
 });
@@ -193,7 +196,8 @@ async function measured(pid, opts) {
   const cpu0 = cpuSeconds(pid);
   const r = await load(opts);
   const cpu = cpuSeconds(pid) - cpu0;
-  const answered = opts.mode === 'open' ? r.answered : r.rps * r.seconds;
+  // the server's CPU over the whole run, warm-up included, so per request of the whole run
+  const answered = opts.mode === 'open' ? r.answered + (r.warmup_answered ?? 0) : r.rps * r.seconds;
   return { ...r, cpu_ms_per_req: answered ? Math.round((cpu * 1e6) / answered) / 1000 : null };
 }
 
@@ -257,7 +261,14 @@ for (const c of cases) {
   for (let i = 0; i < repeat; i++) {
     for (const s of servers)
       open[s.name].push(
-        await measured(s.pid, { mode: 'open', url: target(s.port, c.path), seconds, rate, headers: s.headers }),
+        await measured(s.pid, {
+          mode: 'open',
+          url: target(s.port, c.path),
+          seconds,
+          rate,
+          headers: s.headers,
+          warmupSeconds: Number(args['open-warmup']),
+        }),
       );
   }
   const openMed = Object.fromEntries(Object.entries(open).map(([k, v]) => [k, median(v, 'p99_ms')]));
@@ -298,6 +309,14 @@ for (const c of cases) {
       `, CPU ${r.open.app.cpu_ms_per_req}/${r.open.baseline.cpu_ms_per_req} ms/req` +
       (b
         ? `; before: closed ${b.closed.rps} (${b.ratio}), p99 ${b.open.p99_ms} ms (${b.p99_ratio}x), CPU ${b.open.cpu_ms_per_req} ms/req`
+        : '') +
+      // the warm-up's own tail: what a server just back from idle (and a cold client) costs
+      (Number(args['open-warmup']) > 0
+        ? `; warm-up p99/max by run: ${servers.map((s) => `${s.name} ${open[s.name].map((o) => `${o.warmup_p99_ms}/${o.warmup_max_ms}`).join(', ')}`).join('; ')} ms`
+        : '') +
+      // one run's p99 moves 2-5x from run to run on a shared machine: show every run's beside the medians
+      (repeat > 1
+        ? `; open p99 by run: ${servers.map((s) => `${s.name} ${open[s.name].map((o) => o.p99_ms).join('/')}`).join(', ')} ms`
         : ''),
   );
 }
@@ -322,7 +341,7 @@ console.log(
   `\nRead API, ${billCount.toLocaleString('en-US')} bills (${args.corpus}); ${os.cpus().length} cores, loadavg ${la(loadavgStart)} → ${la(loadavgEnd)}`,
 );
 console.log(
-  `closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s; DB pool ${POOL_SIZE} each\n`,
+  `closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s after ${args['open-warmup']} s of warm-up; DB pool ${POOL_SIZE} each\n`,
 );
 console.log(
   '| endpoint | app req/s | baseline req/s | ratio (≥ 0.9) | rate | app p50 / p99 / max | baseline p50 / p99 / max | p99 ratio (≤ 1.5) | CPU ms/req app / base |',
@@ -364,6 +383,7 @@ if (!args['no-save']) {
     repeat,
     db_pool_size: POOL_SIZE,
     open_rate: args.rate ? Number(args.rate) : `${openShare} of the baseline's closed-loop maximum`,
+    open_warmup_seconds: Number(args['open-warmup']),
     redis: Boolean(process.env.REDIS_URL),
     nats: Boolean(process.env.NATS_URL),
     ids,
