@@ -3,7 +3,10 @@
 // right after the server starts and once after it idled for --idle-ms, taking turns, each in a
 // fresh server. A server just started still holds the young generation its start grew; one idle
 // for a while has given it back (bench/run.mjs downloads right after starting, so it shows the first).
-//   flock /work/bench.lock node bench/bulk/download-idle.mjs --db URL [--idle-ms 45000] [--pairs 2] [--out FILE]
+// --variants lists Node flags for the server, '|' between variants ('' is the default), each pair
+// running every variant in turn, e.g. --variants='|--max-semi-space-size=4' (the young
+// generation's size, which decides how long sent Buffers wait for a collection).
+//   flock /work/bench.lock node bench/bulk/download-idle.mjs --db URL [--idle-ms 45000] [--pairs 2] [--variants='A|B'] [--out FILE]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +19,7 @@ const { values: args } = parseArgs({
     db: { type: 'string' },
     'idle-ms': { type: 'string', default: '45000' },
     pairs: { type: 'string', default: '2' },
+    variants: { type: 'string', default: '' },
     out: { type: 'string' },
   },
 });
@@ -29,8 +33,9 @@ await pool.end();
 
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
-async function run(waitMs) {
-  const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', 'api'], {
+async function run(waitMs, flags) {
+  const nodeFlags = flags.split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, path.join(root, 'bin/lds.js'), 'serve', '--role', 'api'], {
     env: { ...process.env, DATABASE_URL: args.db, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
   });
   try {
@@ -56,6 +61,7 @@ async function run(waitMs) {
       }
     clearInterval(timer);
     return {
+      node_flags: flags,
       wait_ms: waitMs,
       idle_mib: Math.round(idle / MiB),
       peak_mib: Math.round(peak / MiB),
@@ -68,17 +74,26 @@ async function run(waitMs) {
 
 const runs = [];
 for (let i = 0; i < Number(args.pairs); i++)
+  for (const flags of args.variants.split('|'))
+    for (const wait of [0, Number(args['idle-ms'])]) {
+      const r = await run(wait, flags);
+      runs.push(r);
+      console.log(
+        `${flags || 'default'}, waited ${r.wait_ms} ms: idle ${r.idle_mib} MiB, peak ${r.peak_mib} MiB while sending ${r.mib_sent} MiB`,
+      );
+    }
+// per variant and wait: the least and most peak over the pairs
+const summary = [];
+for (const flags of args.variants.split('|'))
   for (const wait of [0, Number(args['idle-ms'])]) {
-    const r = await run(wait);
-    runs.push(r);
-    console.log(
-      `waited ${r.wait_ms} ms: idle ${r.idle_mib} MiB, peak ${r.peak_mib} MiB while sending ${r.mib_sent} MiB`,
-    );
+    const peaks = runs.filter((r) => r.node_flags === flags && r.wait_ms === wait).map((r) => r.peak_mib);
+    summary.push({ node_flags: flags, wait_ms: wait, peak_mib: [Math.min(...peaks), Math.max(...peaks)] });
+    console.log(`${flags || 'default'}, waited ${wait} ms: peak ${Math.min(...peaks)}-${Math.max(...peaks)} MiB`);
   }
 if (args.out) {
   fs.writeFileSync(
     path.resolve(args.out),
-    JSON.stringify({ measured_at: new Date().toISOString(), runs }, null, 2) + '\n',
+    JSON.stringify({ measured_at: new Date().toISOString(), summary, runs }, null, 2) + '\n',
   );
   console.log(`wrote ${args.out}`);
 }
