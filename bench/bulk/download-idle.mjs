@@ -31,6 +31,7 @@ const pool = new pg.Pool({ connectionString: args.db, max: 1 });
 const { api_key: key } = await createKey(pool, { org: 'bench-bulk-idle', tier: 'enterprise' });
 await pool.end();
 
+const variants = args.variants.split('|');
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
 async function run(waitMs, flags) {
@@ -74,7 +75,7 @@ async function run(waitMs, flags) {
 
 const runs = [];
 for (let i = 0; i < Number(args.pairs); i++)
-  for (const flags of args.variants.split('|'))
+  for (const flags of variants)
     for (const wait of [0, Number(args['idle-ms'])]) {
       const r = await run(wait, flags);
       runs.push(r);
@@ -84,7 +85,7 @@ for (let i = 0; i < Number(args.pairs); i++)
     }
 // per variant and wait: the least and most peak over the pairs
 const summary = [];
-for (const flags of args.variants.split('|'))
+for (const flags of variants)
   for (const wait of [0, Number(args['idle-ms'])]) {
     const peaks = runs.filter((r) => r.node_flags === flags && r.wait_ms === wait).map((r) => r.peak_mib);
     summary.push({ node_flags: flags, wait_ms: wait, peak_mib: [Math.min(...peaks), Math.max(...peaks)] });

@@ -44,6 +44,7 @@ const url = process.env.DATABASE_URL;
 if (!url || !args.corpus) throw new Error('DATABASE_URL and --corpus <label> are required');
 const seconds = Number(args.seconds);
 const warmup = Number(args.warmup);
+const openWarmup = Number(args['open-warmup']);
 const here = new URL('.', import.meta.url).pathname;
 const root = new URL('../../', import.meta.url).pathname;
 const CONNECTIONS = 50;
@@ -267,7 +268,7 @@ for (const c of cases) {
           seconds,
           rate,
           headers: s.headers,
-          warmupSeconds: Number(args['open-warmup']),
+          warmupSeconds: openWarmup,
         }),
       );
   }
@@ -311,7 +312,7 @@ for (const c of cases) {
         ? `; before: closed ${b.closed.rps} (${b.ratio}), p99 ${b.open.p99_ms} ms (${b.p99_ratio}x), CPU ${b.open.cpu_ms_per_req} ms/req`
         : '') +
       // the warm-up's own tail: what a server just back from idle (and a cold client) costs
-      (Number(args['open-warmup']) > 0
+      (openWarmup > 0
         ? `; warm-up p99/max by run: ${servers.map((s) => `${s.name} ${open[s.name].map((o) => `${o.warmup_p99_ms}/${o.warmup_max_ms}`).join(', ')}`).join('; ')} ms`
         : '') +
       // one run's p99 moves 2-5x from run to run on a shared machine: show every run's beside the medians
@@ -341,7 +342,7 @@ console.log(
   `\nRead API, ${billCount.toLocaleString('en-US')} bills (${args.corpus}); ${os.cpus().length} cores, loadavg ${la(loadavgStart)} → ${la(loadavgEnd)}`,
 );
 console.log(
-  `closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s after ${args['open-warmup']} s of warm-up; DB pool ${POOL_SIZE} each\n`,
+  `closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s after ${openWarmup} s of warm-up; DB pool ${POOL_SIZE} each\n`,
 );
 console.log(
   '| endpoint | app req/s | baseline req/s | ratio (≥ 0.9) | rate | app p50 / p99 / max | baseline p50 / p99 / max | p99 ratio (≤ 1.5) | CPU ms/req app / base |',
@@ -383,7 +384,7 @@ if (!args['no-save']) {
     repeat,
     db_pool_size: POOL_SIZE,
     open_rate: args.rate ? Number(args.rate) : `${openShare} of the baseline's closed-loop maximum`,
-    open_warmup_seconds: Number(args['open-warmup']),
+    open_warmup_seconds: openWarmup,
     redis: Boolean(process.env.REDIS_URL),
     nats: Boolean(process.env.NATS_URL),
     ids,
