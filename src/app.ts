@@ -87,7 +87,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<App> {
   const app: App = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     genReqId: () => randomUUID(),
-    logController: new AccessLog(),
+    logController: new AccessLog(deps.logger || undefined),
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(() => config.publicBaseUrl),
     bodyLimit: config.bodyLimit,

@@ -9,8 +9,17 @@
 // Fastify's (errors, a response that failed after its headers, the serializer failing) is kept as
 // Fastify writes it.
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { accessLineWriter, type AccessLineWriter, type Logger } from '../logger.js';
 
 export class AccessLog extends LogController {
+  private readonly direct: AccessLineWriter | undefined;
+
+  /** logger: the app's, whose destination a completed request's line is written to directly (logger.ts). */
+  constructor(logger?: Logger) {
+    super();
+    this.direct = logger && accessLineWriter(logger);
+  }
+
   override incomingRequest(): void {
     // logged on completion, with the answer
   }
@@ -18,6 +27,8 @@ export class AccessLog extends LogController {
   override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(req)) return;
     if (error) reply.log.error({ req, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else if (this.direct && (reply.log as Logger).isLevelEnabled('info'))
+      this.direct(req, reply.statusCode, reply.elapsedTime);
     else reply.log.info({ req, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }

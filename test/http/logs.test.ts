@@ -1,9 +1,10 @@
 // What the logs must not hold: credentials sent in the query string (the access log redacts every
 // secret-looking parameter), and error-level lines with stacks for a client's malformed WebSocket frame.
 import net from 'node:net';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, redactUrl } from '../../src/logger.js';
+import { accessLineWriter, createLogger, redactUrl } from '../../src/logger.js';
 import { testApp, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { openStream } from '../realtime/sse-client.js';
@@ -87,6 +88,44 @@ describe('access log', () => {
     ws.terminate();
     // an ordinary read has no arrival line
     expect(lines.filter((l) => l.msg === 'stream opened')).toHaveLength(2);
+  });
+
+  it("is written directly with exactly the bytes of pino's generic path, the time aside", () => {
+    const out: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        out.push(chunk.toString('utf8'));
+        cb();
+      },
+    });
+    const log = createLogger('info', { stream });
+    const write = accessLineWriter(log);
+    expect(write).toBeDefined();
+    const full = {
+      id: 'req-"1"',
+      method: 'GET',
+      url: '/v1/bills?q=%22tax%22&api_key=lds_x&title_contains=a\\b',
+      host: 'api.example:8080',
+      ip: '::ffff:10.0.0.1',
+      socket: { remotePort: 51234 },
+    };
+    const bare = { id: 'req-2', method: 'HEAD', url: '/v1/health' };
+    for (const [req, status, ms] of [
+      [full, 200, 1.234567],
+      [bare, 304, 0.5],
+    ] as const) {
+      out.length = 0;
+      write!(req, status, ms);
+      log.child({ reqId: req.id }).info({ req, res: { statusCode: status }, responseTime: ms }, 'request completed');
+      expect(out).toHaveLength(2);
+      const [direct, generic] = out.map((l) => l.replace(/"time":\d+/, '"time":0'));
+      expect(direct).toBe(generic);
+    }
+    expect(JSON.parse(out[0]!).req).toEqual({ method: 'HEAD', url: '/v1/health' });
+  });
+
+  it('takes the generic path for a logger whose lines go to a transport', () => {
+    expect(accessLineWriter(pino({ level: 'info' }))).toBeUndefined();
   });
 
   it('matches percent-encoded names and leaves a URL without secrets alone', () => {
