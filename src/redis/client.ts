@@ -50,6 +50,8 @@ export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): Re
     // client is known down (see RedisClient).
     maxRetriesPerRequest: 1,
     enableAutoPipelining: true,
+    // The limiter writes its script's calls itself, one command or one pipeline per drain (limits.ts).
+    autoPipeliningIgnoredCommands: ['ldsHitAhead'],
     retryStrategy: (times) => Math.min(times * 50, MAX_RECONNECT_DELAY_MS),
   });
   let lastLog = 0;

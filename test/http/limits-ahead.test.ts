@@ -105,6 +105,26 @@ describe('requests admitted ahead of Redis', () => {
     expect(Number(await redis.get(`${p}:m:${key.api_key_id}:${month}`))).toBe(20 + 200 + 2);
   });
 
+  it('several keys counted in the same turn (one pipeline) are each counted exactly', async () => {
+    const p = prefix();
+    const limiter = new RedisLimiter(db.pool, redis, p);
+    // Small bursts: every request waits for Redis, so the three keys' requests of this turn are
+    // one drain of three batches, and Redis has no monthly counter yet (each batch is seeded too).
+    const [a, b, c] = await Promise.all([limitKey(10, 1_000), limitKey(10, 1_000), limitKey(10, 4)]);
+    const turn = (key: LimitKey, n: number) => Promise.all(Array.from({ length: n }, () => limiter.hit(key, NOW)));
+    const [outA, outB, outC] = await Promise.all([turn(a, 12), turn(b, 3), turn(c, 6)]);
+    expect(outA.map((o) => o.ok)).toEqual([...Array(10).fill(true), false, false]);
+    expect(outA.slice(10).every((o) => !o.ok && o.kind === 'burst')).toBe(true);
+    expect(outA.slice(0, 10).map((o) => o.used)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(outB.every((o) => o.ok)).toBe(true);
+    expect(outC.map((o) => o.ok)).toEqual([true, true, true, true, false, false]);
+    expect(outC.slice(4).every((o) => !o.ok && o.kind === 'monthly')).toBe(true);
+    await limiter.close();
+    const month = NOW.toISOString().slice(0, 7);
+    const counted = await Promise.all([a, b, c].map((k) => redis.get(`${p}:m:${k.api_key_id}:${month}`)));
+    expect(counted.map(Number)).toEqual([10, 3, 4]);
+  });
+
   it('the burst limit is exact for one replica admitting ahead', async () => {
     const limiter = new RedisLimiter(db.pool, redis, prefix());
     const key = await limitKey(200, 1_000_000);
