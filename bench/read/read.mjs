@@ -10,9 +10,11 @@
 //     [--before dir: another build of the app measured beside it, e.g. the previous commit's]
 //     [--before-env K=V,K=V: the --before app (this build when --before is not given) with these
 //      variables, e.g. LOG_LEVEL=warn or NODE_OPTIONS=--max-semi-space-size=64, to measure one setting]
-//     [--repeat N: each run N times, the servers taking turns; medians reported]
+//     [--repeat N: each run N times, the servers taking turns, each turn starting with the next server; medians reported]
 //     [--open-warmup S (default 1): each open-loop run first sends S seconds of the same schedule
 //      uncounted, then measures; the warm-up's own p99/max are kept beside (load.mjs)]
+//     [--perf: after the measured runs, one more open-loop run per server under Linux perf, which
+//      splits each server's CPU per request by part (perf-split.mjs); needs `perf` installed]
 // REDIS_URL and NATS_URL, when set, are passed to the app as a deployment sets them. Results of a
 // corpus replace that corpus's entry in bench/results/read.json (a run with --only merges its cases).
 import { spawn } from 'node:child_process';
@@ -23,6 +25,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import { createPool } from '../../dist/db/pool.js';
 import { createKey } from '../../dist/keys/store.js';
 import { COMMON_WORD, RARE_WORD, readCases } from './cases.mjs';
+import { perfTable, perRequest, removePerfMaps, startPerf, stopPerf } from './perf-split.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +41,7 @@ const { values: args } = parseArgs({
     'open-share': { type: 'string', default: '0.25' },
     'open-warmup': { type: 'string', default: '1' },
     'no-save': { type: 'boolean', default: false },
+    perf: { type: 'boolean', default: false },
   },
 });
 const url = process.env.DATABASE_URL;
@@ -118,10 +122,13 @@ async function waitFor(fn, what, ms = 60_000) {
 // to /dev/null here, but each is still formatted). Expensive reads (q=) keep their per-key slot
 // bookkeeping, with room for every connection of the one benchmark key: the default of 1 would
 // answer 429 to 49 of the 50 connections.
+// --perf: JIT-compiled functions get names in perf's samples.
+const perfFlags = args.perf ? ['--perf-basic-prof'] : [];
 async function startApp(appRoot, profileDir, extraEnv = {}) {
   const port = await freePort();
   const argv = [
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...perfFlags,
     `${appRoot}bin/lds.js`,
     'serve',
     '--role',
@@ -162,7 +169,9 @@ const before =
 
 // With --profile the baseline is profiled too (<dir>/baseline), so the two can be compared function by function.
 const baseProf = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${args.profile}/baseline`] : [];
-const base = runNode([...baseProf, `${here}baseline.mjs`, JSON.stringify(ids)], { DB_POOL_SIZE: String(POOL_SIZE) });
+const base = runNode([...baseProf, ...perfFlags, `${here}baseline.mjs`, JSON.stringify(ids)], {
+  DB_POOL_SIZE: String(POOL_SIZE),
+});
 const basePort = await new Promise((resolve, reject) => {
   let out = '';
   base.stdout.on('data', (d) => {
@@ -219,9 +228,13 @@ function median(runs, field) {
   return runs.length === 1 ? m : { ...m, runs };
 }
 const ratio = (a, b) => Math.round((a / b) * 100) / 100;
+// Each turn starts with the next server: a server's place in the order moved its numbers (the one
+// measured right after another's run found the machine busier), so over --repeat turns every
+// server is measured at every place.
+const inTurn = (list, turn) => list.map((_, i) => list[(i + turn) % list.length]);
 
-// Servers measured per case: the baseline first (its maximum sets the open rate), then the app,
-// then the --before build. With --repeat N each mode runs N times, the servers taking turns, and
+// Servers measured per case: the baseline (its maximum sets the open rate), the app and the
+// --before build. With --repeat N each mode runs N times, the servers taking turns (inTurn), and
 // the medians are reported (throughput by req/s, latency by p99).
 const servers = [
   { name: 'baseline', pid: base.pid, port: basePort, headers: {} },
@@ -245,7 +258,7 @@ for (const c of cases) {
     await load({ mode: 'closed', url: target(s.port, c.path), seconds: warmup, connections: 10, headers: s.headers });
   const closed = Object.fromEntries(servers.map((s) => [s.name, []]));
   for (let i = 0; i < repeat; i++) {
-    for (const s of servers)
+    for (const s of inTurn(servers, i))
       closed[s.name].push(
         await measured(s.pid, {
           mode: 'closed',
@@ -260,7 +273,7 @@ for (const c of cases) {
   const rate = args.rate ? Number(args.rate) : Math.max(1, Math.round(closedMed.baseline.rps * openShare));
   const open = Object.fromEntries(servers.map((s) => [s.name, []]));
   for (let i = 0; i < repeat; i++) {
-    for (const s of servers)
+    for (const s of inTurn(servers, i))
       open[s.name].push(
         await measured(s.pid, {
           mode: 'open',
@@ -273,6 +286,23 @@ for (const c of cases) {
       );
   }
   const openMed = Object.fromEntries(Object.entries(open).map(([k, v]) => [k, median(v, 'p99_ms')]));
+  // --perf: one more open run per server, sampled, outside the medians (perf's own work would move them).
+  const perf = {};
+  if (args.perf) {
+    for (const s of servers) {
+      const file = `${os.tmpdir()}/lds-read-${s.name}-${process.pid}.perf.data`;
+      const rec = await startPerf(s.pid, file);
+      const o = await load({
+        mode: 'open',
+        url: target(s.port, c.path),
+        seconds,
+        rate,
+        headers: s.headers,
+        warmupSeconds: openWarmup,
+      });
+      perf[s.name] = perRequest(await stopPerf(rec, file, s.pid), o.answered + (o.warmup_answered ?? 0));
+    }
+  }
   const r = {
     key: c.key,
     endpoint: c.name,
@@ -302,6 +332,7 @@ for (const c of cases) {
           },
         }
       : {}),
+    ...(args.perf ? { perf_us_per_req: perf } : {}),
   };
   results.push(r);
   const b = r.before;
@@ -317,7 +348,9 @@ for (const c of cases) {
         : '') +
       // one run's p99 moves 2-5x from run to run on a shared machine: show every run's beside the medians
       (repeat > 1
-        ? `; open p99 by run: ${servers.map((s) => `${s.name} ${open[s.name].map((o) => o.p99_ms).join('/')}`).join(', ')} ms`
+        ? `; open p99 by run: ${servers.map((s) => `${s.name} ${open[s.name].map((o) => o.p99_ms).join('/')}`).join(', ')} ms` +
+          `; closed req/s by run: ${servers.map((s) => `${s.name} ${closed[s.name].map((o) => o.rps).join('/')}`).join(', ')}` +
+          `; open CPU ms/req by run: ${servers.map((s) => `${s.name} ${open[s.name].map((o) => o.cpu_ms_per_req).join('/')}`).join(', ')}`
         : ''),
   );
 }
@@ -325,6 +358,7 @@ const loadavgEnd = os.loadavg();
 
 const procs = [app, base, ...(before ? [before.proc] : [])];
 for (const p of procs) p.kill('SIGTERM');
+if (args.perf) removePerfMaps(procs.map((p) => p.pid));
 await Promise.all(
   procs.map(
     (p) =>
@@ -360,6 +394,17 @@ for (const r of results) {
     `| ${r.endpoint}${r.same_body ? '' : ' (bodies differ)'}${failed}${behind} | ${r.closed.app.rps} | ${r.closed.baseline.rps} | ${r.closed.ratio} | ${o.rate}/s | ` +
       `${o.app.p50_ms} / ${o.app.p99_ms} / ${o.app.max_ms} ms | ${o.baseline.p50_ms} / ${o.baseline.p99_ms} / ${o.baseline.max_ms} ms | ${o.p99_ratio} | ` +
       `${r.open.app.cpu_ms_per_req} / ${r.open.baseline.cpu_ms_per_req} |`,
+  );
+}
+
+if (args.perf) {
+  console.log(`\nCPU per request by part, µs (perf, one more open run per server at the same rate; perf-split.mjs)\n`);
+  console.log(
+    perfTable(
+      results.flatMap((r) =>
+        Object.entries(r.perf_us_per_req).map(([server, us]) => ({ endpoint: r.endpoint, server, us })),
+      ),
+    ),
   );
 }
 

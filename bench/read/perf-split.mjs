@@ -1,0 +1,112 @@
+// CPU per request by part of the server, from Linux `perf` (read.mjs --perf): `perf record -e
+// cpu-clock` samples a process only while it runs on a CPU, so unlike V8's --cpu-prof (which
+// samples wall time and counts a thread descheduled inside a system call as busy there) its
+// shares are CPU. The server runs with --perf-basic-prof so JIT-compiled JavaScript has names.
+//
+// Each sample of the main thread goes to the part owning its innermost frame: the kernel when the
+// sample is in it (system calls, network stack, scheduling), else the first JavaScript frame from
+// the inside out that belongs to a part below; samples of other threads (garbage collection helpers,
+// the compiler, libuv's pool) are counted apart.
+import { spawn, execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { promisify } from 'node:util';
+
+export const PERF_HZ = 1999;
+
+/** Parts in the order they are printed; a frame matching none (Node's own JavaScript, V8's builtins) is passed over. */
+export const PARTS = [
+  ['pg', /node_modules\/(pg|pg-protocol|pg-pool|pg-types)\//],
+  ['fastify', /node_modules\/(fastify|@fastify\/[^/]+|find-my-way|fast-json-stringify|avvio|fastq|light-my-request)\//],
+  ['logging', /node_modules\/(pino|sonic-boom)\/|\/dist\/logger\.js|\/dist\/http\/access-log\.js/],
+  ['limits', /node_modules\/(ioredis|redis-parser)\/|\/dist\/http\/limits\.js/],
+  ['metrics', /node_modules\/prom-client\/|\/dist\/ops\//],
+  ['auth', /\/dist\/http\/auth\.js|\/dist\/keys\//],
+  ['etag', /\/dist\/http\/cache\.js/],
+  ['handler', /\/dist\/|bench\/read\/(baseline|cases)\.mjs/],
+];
+const COLUMNS = ['kernel', ...PARTS.map(([p]) => p), 'node', 'threads'];
+
+/** Starts sampling a process; resolves once perf is attached (perf writes nothing before). */
+export async function startPerf(pid, file) {
+  const proc = spawn(
+    'perf',
+    ['record', '-q', '-e', 'cpu-clock', '-F', String(PERF_HZ), '-g', '-p', String(pid), '-o', file],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  await new Promise((resolve, reject) => {
+    proc.once('error', (err) =>
+      reject(new Error(`perf could not start (${err.message}): install linux-perf or leave out --perf`)),
+    );
+    setTimeout(resolve, 300);
+  });
+  return proc;
+}
+
+/** Stops sampling and returns the samples per part: { kernel, pg, ..., node, threads }. */
+export async function stopPerf(proc, file, pid) {
+  proc.kill('SIGINT');
+  await new Promise((r) => proc.once('exit', r));
+  const { stdout } = await promisify(execFile)('perf', ['script', '-i', file, '-F', 'tid,ip,sym,dso'], {
+    maxBuffer: 1 << 30,
+  });
+  rmSync(file, { force: true });
+  return split(stdout, String(pid));
+}
+
+function split(script, mainTid) {
+  const counts = Object.fromEntries(COLUMNS.map((c) => [c, 0]));
+  for (const block of script.split('\n\n')) {
+    const lines = block.split('\n').filter(Boolean);
+    if (lines.length < 2) continue;
+    if (lines[0].trim() !== mainTid) {
+      counts.threads++;
+      continue;
+    }
+    if (lines[1].includes('[kernel.kallsyms]')) {
+      counts.kernel++;
+      continue;
+    }
+    let part = 'node';
+    for (const line of lines.slice(1)) {
+      const hit = PARTS.find(([, re]) => re.test(line));
+      if (hit) {
+        part = hit[0];
+        break;
+      }
+    }
+    counts[part]++;
+  }
+  return counts;
+}
+
+/** Samples per part → µs of CPU per request. */
+export function perRequest(counts, requests) {
+  return Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, Math.round((n / PERF_HZ / requests) * 1e6)]));
+}
+
+/** The table's header and one row per server: µs per request by part. */
+export function perfTable(rows) {
+  const head = `| endpoint | server | total | ${COLUMNS.join(' | ')} |`;
+  const sep = `|${'---|'.repeat(COLUMNS.length + 3)}`;
+  const body = rows.map(
+    ({ endpoint, server, us }) =>
+      `| ${endpoint} | ${server} | ${Object.values(us).reduce((a, b) => a + b, 0)} | ${COLUMNS.map((c) => us[c] ?? 0).join(' | ')} |`,
+  );
+  return [head, sep, ...body].join('\n');
+}
+
+/** The perf maps --perf-basic-prof left for these processes (they grow with the JIT's output). */
+export function removePerfMaps(pids) {
+  for (const pid of pids) rmSync(`/tmp/perf-${pid}.map`, { force: true });
+}
+
+/** For a quick look at a stacks file: node perf-split.mjs <perf.data> <pid> */
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [file, pid] = process.argv.slice(2);
+  const { stdout } = await promisify(execFile)('perf', ['script', '-i', file, '-F', 'tid,ip,sym,dso'], {
+    maxBuffer: 1 << 30,
+  });
+  console.log(split(stdout, pid));
+}
