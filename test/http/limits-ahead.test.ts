@@ -2,7 +2,7 @@
 // without waiting for a round trip and every such request is still counted in Redis; near the
 // monthly cap every request waits and the cap stays exact, across two replicas too.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RedisLimiter, type LimitKey, type LimitOutcome } from '../../src/http/limits.js';
 import { createKey } from '../../src/keys/store.js';
 import { createLogger } from '../../src/logger.js';
@@ -103,6 +103,32 @@ describe('requests admitted ahead of Redis', () => {
     await limiter.close();
     const month = NOW.toISOString().slice(0, 7);
     expect(Number(await redis.get(`${p}:m:${key.api_key_id}:${month}`))).toBe(20 + 200 + 2);
+  });
+
+  it('requests admitted ahead are counted once 100 wait, or when the flush time comes', async () => {
+    const p = prefix();
+    const limiter = new RedisLimiter(db.pool, redis, p);
+    const key = await limitKey(100_000, 1_000_000);
+    const month = NOW.toISOString().slice(0, 7);
+    const counted = async () => Number(await redis.get(`${p}:m:${key.api_key_id}:${month}`));
+    await hits([limiter], key, 1); // counted in Redis first; the key goes ahead from here
+    // The flush time is frozen: only the count can send these. A drain writes its script call at
+    // once and the test's GET follows it on the same connection, so each read sees what was sent.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const ahead = Array.from({ length: 100 }, () => limiter.hit(key, NOW));
+      expect(ahead.every((o) => !isPromise(o) && o.ok)).toBe(true);
+      await new Promise((r) => setImmediate(r)); // the turn's end, where the drain runs
+      expect(await counted()).toBe(101);
+      for (let i = 0; i < 5; i++) expect(isPromise(limiter.hit(key, NOW))).toBe(false);
+      await new Promise((r) => setImmediate(r));
+      expect(await counted()).toBe(101); // five wait for the flush time
+      vi.advanceTimersByTime(50);
+      expect(await counted()).toBe(106);
+    } finally {
+      vi.useRealTimers();
+    }
+    await limiter.close();
   });
 
   it('several keys counted in the same turn (one pipeline) are each counted exactly', async () => {
