@@ -13,6 +13,10 @@
 //     [--repeat N: each run N times, the servers taking turns, each turn starting with the next server; medians reported]
 //     [--open-warmup S (default 1): each open-loop run first sends S seconds of the same schedule
 //      uncounted, then measures; the warm-up's own p99/max are kept beside (load.mjs)]
+//     [--server-warmup S (default 12): before the first case, each server gets S seconds of the
+//      closed loop over every case's path in turn, so the first case measured does not meet a
+//      server whose JIT is still compiling (the app's first 8 s of load compile about 100
+//      functions a second); --warmup (default 2) still warms each case before it is measured]
 //     [--perf: after the measured runs, one more open-loop run per server under Linux perf, which
 //      splits each server's CPU per request by part (perf-split.mjs); needs `perf` installed]
 // REDIS_URL and NATS_URL, when set, are passed to the app as a deployment sets them. Results of a
@@ -32,6 +36,7 @@ const { values: args } = parseArgs({
     corpus: { type: 'string' },
     seconds: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '2' },
+    'server-warmup': { type: 'string', default: '12' },
     only: { type: 'string' },
     profile: { type: 'string' },
     before: { type: 'string' },
@@ -248,6 +253,18 @@ const repeat = Number(args.repeat);
 // and latencies then measure how long the run lasted, not the server.
 const openShare = Number(args['open-share']);
 
+const serverWarmup = Number(args['server-warmup']);
+if (serverWarmup > 0)
+  for (const s of servers)
+    for (const c of cases)
+      await load({
+        mode: 'closed',
+        url: target(s.port, c.path),
+        seconds: Math.max(1, Math.round(serverWarmup / cases.length)),
+        connections: 10,
+        headers: s.headers,
+      });
+
 const loadavgStart = os.loadavg();
 const results = [];
 for (const c of cases) {
@@ -430,6 +447,7 @@ if (!args['no-save']) {
     db_pool_size: POOL_SIZE,
     open_rate: args.rate ? Number(args.rate) : `${openShare} of the baseline's closed-loop maximum`,
     open_warmup_seconds: openWarmup,
+    server_warmup_seconds: serverWarmup,
     redis: Boolean(process.env.REDIS_URL),
     nats: Boolean(process.env.NATS_URL),
     ids,

@@ -2,6 +2,7 @@
 // corpus, app beside the baseline of the same run, and how far each is from the targets.
 //   node bench/read/table.mjs [bench/results/read.json]
 import { readFileSync } from 'node:fs';
+import { perfTable } from './perf-split.mjs';
 
 const file = process.argv[2] ?? new URL('../results/read.json', import.meta.url).pathname;
 const { corpora } = JSON.parse(readFileSync(file, 'utf8'));
@@ -35,4 +36,17 @@ for (const [corpus, c] of Object.entries(corpora)) {
         `${withBefore ? (r.before ? ` ${r.before.ratio}, ${r.before.p99_ratio}, ${n(r.before.open.cpu_ms_per_req * 1000)} |` : ' |') : ''} ${la(r.loadavg)} |`,
     );
   }
+}
+
+// Runs with --perf: each server's CPU per request by part (perf-split.mjs).
+const perfRows = Object.entries(corpora).flatMap(([corpus, c]) =>
+  c.results
+    .filter((r) => r.perf_us_per_req)
+    .flatMap((r) =>
+      Object.entries(r.perf_us_per_req).map(([server, us]) => ({ endpoint: `${corpus} ${r.endpoint}`, server, us })),
+    ),
+);
+if (perfRows.length > 0) {
+  console.log('\nCPU µs per request by part (perf):\n');
+  console.log(perfTable(perfRows));
 }
