@@ -28,9 +28,11 @@ const LIFETIMES: Record<string, string> = {
 };
 
 function cacheControl(req: FastifyRequest): string {
-  const own = req.routeOptions.config?.cacheSeconds;
-  if (own !== undefined) return `${req.routeOptions.config?.public ? 'public' : 'private'}, max-age=${own}`;
-  return LIFETIMES[req.routeOptions.url ?? ''] ?? 'private, no-cache';
+  // read once: Fastify builds a new routeOptions object on every read
+  const { config, url } = req.routeOptions;
+  const own = config?.cacheSeconds;
+  if (own !== undefined) return `${config?.public ? 'public' : 'private'}, max-age=${own}`;
+  return LIFETIMES[url ?? ''] ?? 'private, no-cache';
 }
 
 function matches(ifNoneMatch: string, etag: string): boolean {
