@@ -6,7 +6,9 @@
 // Each sample of the main thread goes to the part owning its innermost frame: the kernel when the
 // sample is in it (system calls, network stack, scheduling), else the first JavaScript frame from
 // the inside out that belongs to a part below; samples of other threads (garbage collection helpers,
-// the compiler, libuv's pool) are counted apart.
+// the compiler, libuv's pool) are counted apart. V8 inlines small functions into their callers and
+// perf names only the compiled outer function, so work inlined across parts counts for the
+// caller's part (a large answer's row handling can show under Fastify): compare totals first.
 import { spawn, execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';

@@ -265,12 +265,24 @@ if (serverWarmup > 0)
         headers: s.headers,
       });
 
+/** The machine's CPU time stolen by the hypervisor (a virtual machine's neighbours), as a share of all, since `from`. */
+function cpuTimes() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0 };
+}
+const stealShare = (from) => {
+  const now = cpuTimes();
+  return now.total > from.total ? Math.round(((now.steal - from.steal) / (now.total - from.total)) * 1000) / 10 : 0;
+};
+
 const loadavgStart = os.loadavg();
+const runStart = cpuTimes();
 const results = [];
 for (const c of cases) {
   const check = await sameBody(c.path);
   if (!check.same) console.error(`warning: ${c.name}: the app's and the baseline's bodies differ`);
   const loadavg = os.loadavg();
+  const caseStart = cpuTimes();
   for (const s of servers)
     await load({ mode: 'closed', url: target(s.port, c.path), seconds: warmup, connections: 10, headers: s.headers });
   const closed = Object.fromEntries(servers.map((s) => [s.name, []]));
@@ -328,6 +340,7 @@ for (const c of cases) {
     rows: check.rows,
     body_bytes: check.bytes,
     loadavg,
+    steal_pct: stealShare(caseStart),
     closed: {
       app: closedMed.app,
       baseline: closedMed.baseline,
@@ -372,6 +385,7 @@ for (const c of cases) {
   );
 }
 const loadavgEnd = os.loadavg();
+const stealPct = stealShare(runStart);
 
 const procs = [app, base, ...(before ? [before.proc] : [])];
 for (const p of procs) p.kill('SIGTERM');
@@ -390,7 +404,7 @@ const la = (l) => l.map((x) => x.toFixed(2)).join(' ');
 /** The open-loop generator could not send on schedule (its own process starved of CPU): its latencies then include its lag. */
 const generatorBehind = (o) => o.max_send_lag_ms > 50 || o.achieved_rps < 0.95 * o.rate;
 console.log(
-  `\nRead API, ${billCount.toLocaleString('en-US')} bills (${args.corpus}); ${os.cpus().length} cores, loadavg ${la(loadavgStart)} → ${la(loadavgEnd)}`,
+  `\nRead API, ${billCount.toLocaleString('en-US')} bills (${args.corpus}); ${os.cpus().length} cores, loadavg ${la(loadavgStart)} → ${la(loadavgEnd)}, ${stealPct} % of CPU time stolen by the hypervisor`,
 );
 console.log(
   `closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s after ${openWarmup} s of warm-up; DB pool ${POOL_SIZE} each\n`,
@@ -440,6 +454,7 @@ if (!args['no-save']) {
     cores: os.cpus().length,
     loadavg_start: loadavgStart,
     loadavg_end: loadavgEnd,
+    steal_pct: stealPct,
     node: process.version,
     connections: CONNECTIONS,
     seconds_per_run: seconds,

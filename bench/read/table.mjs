@@ -33,7 +33,7 @@ for (const [corpus, c] of Object.entries(corpora)) {
     console.log(
       `| ${corpus} | ${r.endpoint}${note} | ${n(r.closed.app.rps)} / ${n(r.closed.baseline.rps)} | ${ok(r.closed.ratio, r.closed.ratio >= 0.9)} | ${o.rate}/s | ` +
         `${lat(o.app)} | ${lat(o.baseline)} | ${ok(o.p99_ratio, !late && o.p99_ratio <= 1.5)} |${withWarmup ? ` ${warmup(r)} |` : ''} ${cpu} |` +
-        `${withBefore ? (r.before ? ` ${r.before.ratio}, ${r.before.p99_ratio}, ${n(r.before.open.cpu_ms_per_req * 1000)} |` : ' |') : ''} ${la(r.loadavg)} |`,
+        `${withBefore ? (r.before ? ` ${r.before.ratio}, ${r.before.p99_ratio}, ${n(r.before.open.cpu_ms_per_req * 1000)} |` : ' |') : ''} ${la(r.loadavg)}${r.steal_pct === undefined ? '' : `, steal ${r.steal_pct} %`} |`,
     );
   }
 }
