@@ -290,11 +290,11 @@ const AHEAD_FLUSH_REQUESTS = 100;
  * current second (or the second before, for a key that was going ahead then: a new second's burst
  * counter starts at zero), is admitted at once, without waiting for a round trip, and counted in
  * Redis with the others admitted meanwhile within AHEAD_FLUSH_MS, or once AHEAD_FLUSH_REQUESTS
- * wait: "far" means under half the burst limit (keys with a burst limit of AHEAD_MIN_BURST or more)
- * and at least 1 % (1,000 requests at least) from the monthly cap. Near either limit, after a second or more without a
- * request, and for keys with small burst limits, every request waits for Redis as above, so the
- * limits stay exact where they bite; replicas see each other's counts at most AHEAD_FLUSH_MS plus
- * a round trip late.
+ * wait: "far" means under half the burst limit (keys with a burst limit of AHEAD_MIN_BURST or
+ * more) and at least 1 % (1,000 requests at least) from the monthly cap. Near either limit, after
+ * a second or more without a request, and for keys with small burst limits, every request waits
+ * for Redis as above, so the limits stay exact where they bite; replicas see each other's counts
+ * at most AHEAD_FLUSH_MS plus a round trip late.
  */
 export class RedisLimiter implements Limiter {
   private ledger: UsageLedger;
@@ -343,7 +343,8 @@ export class RedisLimiter implements Limiter {
 
   /** The outcome of a request admitted without waiting for Redis, or undefined when it must wait. */
   private admitAhead(key: LimitKey, now: Date): LimitOutcome | undefined {
-    if (key.burst_limit < AHEAD_MIN_BURST) return undefined;
+    // Once AHEAD_FLUSH_REQUESTS wait to be counted, the rest of the turn waits for Redis with them.
+    if (key.burst_limit < AHEAD_MIN_BURST || this.unsent >= AHEAD_FLUSH_REQUESTS) return undefined;
     const sec = Math.floor(now.getTime() / 1000);
     let s = this.seen.get(key.api_key_id);
     if (!s || s.month !== period(now).label) return undefined;

@@ -105,7 +105,7 @@ describe('requests admitted ahead of Redis', () => {
     expect(Number(await redis.get(`${p}:m:${key.api_key_id}:${month}`))).toBe(20 + 200 + 2);
   });
 
-  it('requests admitted ahead are counted once 100 wait, or when the flush time comes', async () => {
+  it('requests admitted ahead are counted once 100 wait (the rest of the turn waits), or when the flush time comes', async () => {
     const p = prefix();
     const limiter = new RedisLimiter(db.pool, redis, p);
     const key = await limitKey(100_000, 1_000_000);
@@ -118,13 +118,17 @@ describe('requests admitted ahead of Redis', () => {
     try {
       const ahead = Array.from({ length: 100 }, () => limiter.hit(key, NOW));
       expect(ahead.every((o) => !isPromise(o) && o.ok)).toBe(true);
+      // the 101st of the same turn waits for Redis, with the 100 counted in the same drain
+      const waiting = limiter.hit(key, NOW);
+      expect(isPromise(waiting)).toBe(true);
       await new Promise((r) => setImmediate(r)); // the turn's end, where the drain runs
-      expect(await counted()).toBe(101);
+      expect(await counted()).toBe(102);
+      expect(await waiting).toMatchObject({ ok: true, used: 102 });
       for (let i = 0; i < 5; i++) expect(isPromise(limiter.hit(key, NOW))).toBe(false);
       await new Promise((r) => setImmediate(r));
-      expect(await counted()).toBe(101); // five wait for the flush time
+      expect(await counted()).toBe(102); // five wait for the flush time
       vi.advanceTimersByTime(200); // AHEAD_FLUSH_MS
-      expect(await counted()).toBe(106);
+      expect(await counted()).toBe(107);
     } finally {
       vi.useRealTimers();
     }
