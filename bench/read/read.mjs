@@ -300,19 +300,17 @@ for (const c of cases) {
   }
   const closedMed = Object.fromEntries(Object.entries(closed).map(([k, v]) => [k, median(v, 'rps')]));
   const rate = args.rate ? Number(args.rate) : Math.max(1, Math.round(closedMed.baseline.rps * openShare));
+  const openRun = (s) => ({
+    mode: 'open',
+    url: target(s.port, c.path),
+    seconds,
+    rate,
+    headers: s.headers,
+    warmupSeconds: openWarmup,
+  });
   const open = Object.fromEntries(servers.map((s) => [s.name, []]));
   for (let i = 0; i < repeat; i++) {
-    for (const s of inTurn(servers, i))
-      open[s.name].push(
-        await measured(s.pid, {
-          mode: 'open',
-          url: target(s.port, c.path),
-          seconds,
-          rate,
-          headers: s.headers,
-          warmupSeconds: openWarmup,
-        }),
-      );
+    for (const s of inTurn(servers, i)) open[s.name].push(await measured(s.pid, openRun(s)));
   }
   const openMed = Object.fromEntries(Object.entries(open).map(([k, v]) => [k, median(v, 'p99_ms')]));
   // --perf: one more open run per server, sampled, outside the medians (perf's own work would move them).
@@ -321,14 +319,7 @@ for (const c of cases) {
     for (const s of servers) {
       const file = `${os.tmpdir()}/lds-read-${s.name}-${process.pid}.perf.data`;
       const rec = await startPerf(s.pid, file);
-      const o = await load({
-        mode: 'open',
-        url: target(s.port, c.path),
-        seconds,
-        rate,
-        headers: s.headers,
-        warmupSeconds: openWarmup,
-      });
+      const o = await load(openRun(s));
       perf[s.name] = perRequest(await stopPerf(rec, file, s.pid), o.answered + (o.warmup_answered ?? 0));
     }
   }
