@@ -50,11 +50,17 @@ export async function startPerf(pid, file) {
 export async function stopPerf(proc, file, pid) {
   proc.kill('SIGINT');
   await new Promise((r) => proc.once('exit', r));
+  const counts = await samplesByPart(file, String(pid));
+  rmSync(file, { force: true });
+  return counts;
+}
+
+/** A perf.data file's samples per part, pid being the process's main thread. */
+async function samplesByPart(file, pid) {
   const { stdout } = await promisify(execFile)('perf', ['script', '-i', file, '-F', 'tid,ip,sym,dso'], {
     maxBuffer: 1 << 30,
   });
-  rmSync(file, { force: true });
-  return split(stdout, String(pid));
+  return split(stdout, pid);
 }
 
 function split(script, mainTid) {
@@ -107,8 +113,5 @@ export function removePerfMaps(pids) {
 /** For a quick look at a stacks file: node perf-split.mjs <perf.data> <pid> */
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [file, pid] = process.argv.slice(2);
-  const { stdout } = await promisify(execFile)('perf', ['script', '-i', file, '-F', 'tid,ip,sym,dso'], {
-    maxBuffer: 1 << 30,
-  });
-  console.log(split(stdout, pid));
+  console.log(await samplesByPart(file, pid));
 }
