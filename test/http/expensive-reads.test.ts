@@ -11,7 +11,8 @@ import {
   type ExpensiveReadGate,
   type GateLimits,
 } from '../../src/http/expensive-reads.js';
-import { RedisClient } from '../../src/redis/client.js';
+import { createLogger } from '../../src/logger.js';
+import { RedisClient, createRedis } from '../../src/redis/client.js';
 import { waitFor } from '../helpers/wait.js';
 
 const noRedis = !process.env.REDIS_URL;
@@ -118,5 +119,31 @@ describe('the expensive-read gate across replicas (Redis)', () => {
     // evalsha, or eval once when Redis did not know the script yet
     expect(sent.filter((c) => c !== 'eval' && c !== 'evalsha')).toEqual([]);
     expect(sent.length - sent.filter((c) => c === 'eval').length).toBe(2);
+  });
+
+  it("goes to Redis directly on the process's client, not through automatic pipelining", async () => {
+    // A search's two gate calls rarely share a turn with another command, and a lone command
+    // costs about twice the client CPU through automatic pipelining (see redis/client.ts).
+    const own = createRedis(process.env.REDIS_URL!, createLogger('silent', { pretty: false }));
+    try {
+      await own.ping(); // connected: automatic pipelining only applies to a ready client
+      const gate = new RedisExpensiveReads(
+        own,
+        { slots: 1, msPerSec: 250, burstMs: 2000 },
+        60_000,
+        `lds:test:xr:${randomUUID()}`,
+      );
+      const admitting = gate.admit('k');
+      expect(own.autoPipelineQueueSize).toBe(0);
+      const read = admitted(await admitting);
+      read.end(12);
+      expect(own.autoPipelineQueueSize).toBe(0);
+      // the same client still pipelines other commands automatically
+      const ping = own.ping();
+      expect(own.autoPipelineQueueSize).toBe(1);
+      await ping;
+    } finally {
+      await own.quit();
+    }
   });
 });
