@@ -45,7 +45,7 @@ export class RedisClient extends Redis {
 }
 
 /** Script commands sent without automatic pipelining; see createRedis. */
-export const DIRECT_COMMANDS = ['ldsHitAhead', 'ldsExpensiveBegin', 'ldsExpensiveEnd'] as const;
+const DIRECT_COMMANDS = ['ldsHitAhead', 'ldsExpensiveBegin', 'ldsExpensiveEnd'] as const;
 
 export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): RedisClient {
   const client = new RedisClient(url, {
