@@ -44,9 +44,6 @@ export class RedisClient extends Redis {
   }
 }
 
-/** Script commands sent without automatic pipelining; see createRedis. */
-const DIRECT_COMMANDS = ['ldsHitAhead', 'ldsExpensiveBegin', 'ldsExpensiveEnd'] as const;
-
 export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): RedisClient {
   const client = new RedisClient(url, {
     // One retry of a command caught by a connection loss; commands are not sent at all while the
@@ -58,7 +55,7 @@ export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): Re
     // call, measured alone). So the commands of the read path go out directly: the limiter's, which
     // writes one command or one pipeline per drain itself (limits.ts), and the expensive-read gate's
     // two per search, which rarely share a turn with another (each search holds PostgreSQL for ms).
-    autoPipeliningIgnoredCommands: [...DIRECT_COMMANDS],
+    autoPipeliningIgnoredCommands: ['ldsHitAhead', 'ldsExpensiveBegin', 'ldsExpensiveEnd'],
     retryStrategy: (times) => Math.min(times * 50, MAX_RECONNECT_DELAY_MS),
   });
   let lastLog = 0;
