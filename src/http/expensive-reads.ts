@@ -8,7 +8,7 @@
 // were about a tenth of a search's CPU (bench/read, q=health).
 import { randomUUID } from 'node:crypto';
 import type { Result } from 'ioredis';
-import type { RedisClient } from '../redis/client.js';
+import { defineScript, type RedisClient } from '../redis/client.js';
 import { ApiError } from './errors.js';
 import { MemoryReadTime, type BudgetRate } from './read-time.js';
 
@@ -124,11 +124,8 @@ export class RedisExpensiveReads implements ExpensiveReadGate {
     private readonly leaseMs: number,
     private readonly prefix = 'lds:xr',
   ) {
-    // One client is shared by every app of the process (tests): define the scripts once.
-    if (!Object.hasOwn(redis, 'ldsExpensiveBegin')) {
-      redis.defineCommand('ldsExpensiveBegin', { numberOfKeys: 2, lua: BEGIN });
-      redis.defineCommand('ldsExpensiveEnd', { numberOfKeys: 2, lua: END });
-    }
+    defineScript(redis, 'ldsExpensiveBegin', 2, BEGIN, true);
+    defineScript(redis, 'ldsExpensiveEnd', 2, END, true);
   }
 
   async admit(keyId: string): Promise<Admission> {

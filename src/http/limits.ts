@@ -11,7 +11,7 @@
 // PostgreSQL the first time it sees a key in a period.
 import type { Result } from 'ioredis';
 import type { Queryable } from '../db/pool.js';
-import { RedisDownError, type RedisClient } from '../redis/client.js';
+import { defineScript, RedisDownError, type RedisClient } from '../redis/client.js';
 
 export interface LimitKey {
   api_key_id: string;
@@ -312,8 +312,7 @@ export class RedisLimiter implements Limiter {
     private prefix = 'lds:rl',
   ) {
     this.ledger = new UsageLedger(db);
-    // One client is shared by every limiter of the process (apps in tests): define the script once.
-    if (!Object.hasOwn(redis, 'ldsHitAhead')) redis.defineCommand('ldsHitAhead', { numberOfKeys: 2, lua: HIT_SCRIPT });
+    defineScript(redis, 'ldsHitAhead', 2, HIT_SCRIPT, true);
     this.redis = redis;
   }
 

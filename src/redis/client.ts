@@ -49,13 +49,9 @@ export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): Re
     // One retry of a command caught by a connection loss; commands are not sent at all while the
     // client is known down (see RedisClient).
     maxRetriesPerRequest: 1,
+    // Automatic pipelining pays when many commands leave in one turn (a crowd of streams opening);
+    // the scripts of the read path opt out of it (defineScript).
     enableAutoPipelining: true,
-    // Automatic pipelining pays when many commands leave in one turn (a crowd of streams opening),
-    // but a lone command costs about twice the client CPU through it (113–144 against 63–75 µs a
-    // call, measured alone). So the commands of the read path go out directly: the limiter's, which
-    // writes one command or one pipeline per drain itself (limits.ts), and the expensive-read gate's
-    // two per search, which rarely share a turn with another (each search holds PostgreSQL for ms).
-    autoPipeliningIgnoredCommands: ['ldsHitAhead', 'ldsExpensiveBegin', 'ldsExpensiveEnd'],
     retryStrategy: (times) => Math.min(times * 50, MAX_RECONNECT_DELAY_MS),
   });
   let lastLog = 0;
@@ -73,6 +69,21 @@ export function createRedis(url: string, log: Pick<Logger, 'warn' | 'info'>): Re
     lastLog = 0;
   });
   return client;
+}
+
+/**
+ * Defines a Lua script as a command of this client, once: one client serves every app of a process
+ * (tests), and each defines the scripts it uses. A `direct` command skips automatic pipelining: a
+ * lone command costs about twice the client CPU through it (113–144 against 63–75 µs a call,
+ * measured alone), so the read path's scripts go out directly: the limiter's, which writes one
+ * command or one pipeline per drain itself (limits.ts), and the expensive-read gate's two per
+ * search, which rarely share a turn with another (each search holds PostgreSQL for milliseconds).
+ */
+export function defineScript(redis: Redis, name: string, numberOfKeys: number, lua: string, direct = false): void {
+  if (Object.hasOwn(redis, name)) return;
+  redis.defineCommand(name, { numberOfKeys, lua });
+  // read by ioredis at every call, so a command added here goes out directly from now on
+  if (direct) redis.options.autoPipeliningIgnoredCommands?.push(name);
 }
 
 /** Closes a client: QUIT when connected, otherwise drop the connection attempts. */

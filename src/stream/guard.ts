@@ -16,7 +16,7 @@ import { isDatabaseUnavailable } from '../db/health.js';
 import type { Pool } from '../db/pool.js';
 import { ApiError } from '../http/errors.js';
 import type { KeyLookup } from '../keys/store.js';
-import type { RedisClient } from '../redis/client.js';
+import { defineScript, type RedisClient } from '../redis/client.js';
 import type { Hub } from './hub.js';
 import type { OutageNotices } from './outage.js';
 import { OpenPace } from './open-pace.js';
@@ -95,9 +95,10 @@ export class StreamGuard {
     this.prefix = o.prefix ?? 'lds:st';
     this.pace = new OpenPace(o.opensPerSec ?? 0);
     const redis = o.redis;
-    if (redis && !Object.hasOwn(redis, 'ldsStreamAdmit')) {
-      redis.defineCommand('ldsStreamAdmit', { numberOfKeys: 1, lua: ADMIT_SCRIPT });
-      redis.defineCommand('ldsStreamRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
+    if (redis) {
+      // pipelined: a crowd of streams opening sends many of these in one turn
+      defineScript(redis, 'ldsStreamAdmit', 1, ADMIT_SCRIPT);
+      defineScript(redis, 'ldsStreamRenew', 1, RENEW_SCRIPT);
     }
     this.timers.push(setInterval(() => void this.checkRevoked(), o.checkMs));
     if (redis) this.timers.push(setInterval(() => this.renew(), LEASE_MS / 3));

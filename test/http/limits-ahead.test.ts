@@ -62,6 +62,27 @@ describe('requests admitted ahead of Redis', () => {
     expect(Number(rows[0].used)).toBe(52);
   });
 
+  it("sends its script directly on the process's client, not through automatic pipelining", async () => {
+    // it writes one command or one pipeline per drain itself (limits.ts, redis/client.ts); an
+    // automatically pipelined command builds a pipeline of its own
+    await redis.ping(); // automatic pipelining only applies to a ready client
+    const limiter = new RedisLimiter(db.pool, redis, prefix());
+    const key = await limitKey(20, 1_000_000);
+    const pipelines = vi.spyOn(redis, 'pipeline');
+    try {
+      const waiting = limiter.hit(key, NOW);
+      expect(isPromise(waiting)).toBe(true);
+      expect((await waiting).ok).toBe(true);
+      expect(pipelines).not.toHaveBeenCalled();
+      // the same client still pipelines other commands automatically
+      await redis.ping();
+      expect(pipelines).toHaveBeenCalledTimes(1);
+    } finally {
+      pipelines.mockRestore();
+      await limiter.close();
+    }
+  });
+
   it('a small burst limit is always counted in Redis first', async () => {
     const limiter = new RedisLimiter(db.pool, redis, prefix());
     const key = await limitKey(20, 1_000_000);
