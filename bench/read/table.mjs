@@ -1,4 +1,4 @@
-// Prints the README's (and bench/README.md's) read benchmark table from bench/results/read.json: one row per endpoint and
+// Prints the README's read benchmark table from bench/results/read.json: one row per endpoint and
 // corpus, app beside the baseline of the same run, and how far each is from the targets.
 //   node bench/read/table.mjs [bench/results/read.json]
 import { readFileSync } from 'node:fs';
