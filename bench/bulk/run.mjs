@@ -87,10 +87,10 @@ function runChild(script, argv, flags = []) {
   });
 }
 
-/** `lds serve --role api` on the corpus; resolves with its address and process. */
-function startServer() {
+/** `lds serve --role <role>` on the corpus; resolves with its address and process. */
+function startServer(role = 'api') {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', 'api'], {
+    const child = spawn(process.execPath, [path.join(root, 'bin/lds.js'), 'serve', '--role', role], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, DATABASE_URL: DB, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     });
@@ -155,9 +155,22 @@ console.log(
   `corpus: ${corpus.bills.toLocaleString()} bills, ${totalRows.toLocaleString()} bill rows; sample ${codes}: ${sampleBills.toLocaleString()} bills, ${sampleRows.toLocaleString()} rows (x${scale.toFixed(1)} to the whole)`,
 );
 
-// the relay stamps pending changes (a snapshot waits for that); this corpus was seeded without one
-const pending = Number((await one('SELECT count(*) AS n FROM changes WHERE seq IS NULL')).n);
-if (pending > 0) throw new Error(`${pending} unstamped changes: run the relay once (lds serve --role relay) on ${DB}`);
+// the relay stamps pending changes (a snapshot waits for that); a corpus seeded without a running
+// service has some, so a relay runs here until none is left
+const unstamped = async () => Number((await one('SELECT count(*) AS n FROM changes WHERE seq IS NULL')).n);
+if ((await unstamped()) > 0) {
+  const relay = await startServer('relay');
+  try {
+    for (const started = Date.now(); (await unstamped()) > 0;) {
+      if (Date.now() - started > 120_000) throw new Error(`the relay left changes unstamped on ${DB} for 2 minutes`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    const exited = new Promise((r) => relay.child.once('exit', r));
+    relay.child.kill('SIGTERM');
+    await exited;
+  }
+}
 
 // --- build and its baseline ---
 const buildFlags = args['build-flags'].split(' ').filter(Boolean);
