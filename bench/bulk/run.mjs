@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { createKey } from '../../dist/keys/store.js';
+import { waitStamped } from '../abuse/corpus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -157,14 +158,10 @@ console.log(
 
 // the relay stamps pending changes (a snapshot waits for that); a corpus seeded without a running
 // service has some, so a relay runs here until none is left
-const unstamped = async () => Number((await one('SELECT count(*) AS n FROM changes WHERE seq IS NULL')).n);
-if ((await unstamped()) > 0) {
+if (Number((await one('SELECT count(*) AS n FROM changes WHERE seq IS NULL')).n) > 0) {
   const relay = await startServer('relay');
   try {
-    for (const started = Date.now(); (await unstamped()) > 0;) {
-      if (Date.now() - started > 120_000) throw new Error(`the relay left changes unstamped on ${DB} for 2 minutes`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await waitStamped(DB);
   } finally {
     const exited = new Promise((r) => relay.child.once('exit', r));
     relay.child.kill('SIGTERM');
