@@ -2,11 +2,13 @@
 // whether or not the previous ones have answered (a client that does not slow down when the
 // service does). Reports every request's latency and status to the parent.
 //   forked by bench/abuse/run.mjs with { base, key, rate, seconds, kind }; it says 'ready' once loaded
+//   (`key` may be a list: the requests take its keys in turn, several tenants from one process)
 //   and starts on 'go', so the phase's clock starts when every process of the phase has started
 //   (three Node processes loading at once on 2 cores delayed the first requests by themselves)
 import { Agent, request } from 'undici';
 
 const { base, key, rate, seconds, kind, ids, warm = 0 } = JSON.parse(process.argv[2]);
+const keys = Array.isArray(key) ? key : [key];
 const agent = new Agent({ connections: 256, pipelining: 1, keepAliveTimeout: 30_000 });
 
 // The cheap reads of a dashboard: one bill, a short state page; and, at a tenth of that rate on
@@ -26,7 +28,8 @@ const NOISY = [
   '/v1/bills?title_contains=the&offset=90000&limit=500',
   '/v1/bills?q=state%20or%20act%20or%20public%20or%20bill&offset=99000&limit=500',
 ];
-const path = (i) => (kind === 'quiet' ? quietPath(i) : NOISY[i % NOISY.length]);
+// with several keys, each key goes through every path in turn
+const path = (i) => (kind === 'quiet' ? quietPath(i) : NOISY[Math.floor(i / keys.length) % NOISY.length]);
 
 const results = [];
 const pending = [];
@@ -53,7 +56,7 @@ async function schedule(perSecond, pathOf, tag) {
     pending.push(
       request(base + pathOf(i), {
         dispatcher: agent,
-        headers: { 'x-api-key': key },
+        headers: { 'x-api-key': keys[i % keys.length] },
         headersTimeout: 60_000,
         bodyTimeout: 60_000,
       })

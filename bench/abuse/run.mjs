@@ -7,9 +7,12 @@
 // streams. Corpus: 200,000 bills. The quiet tenant's p50/p99 is measured alone and beside the
 // noisy one, in each setup (a fresh server process with its env: the defaults, the baseline with
 // every protection off, and candidate settings), in the same run. Server (api, stream and relay
-// roles, as shipped), each tenant's load, the streams and the writer run in separate processes.
+// roles in one process, as `npm start` runs them; the `cluster` setup runs each role in a process
+// of its own, as deploy/ does, and needs NATS_URL), each tenant's load, the streams and the writer
+// run in separate processes.
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres flock /work/bench.lock node bench/abuse/run.mjs \
 //     [--seconds 20] [--setups shipped,no_pacing] [--rounds 1] [--cpu-prof DIR] [--warm-quiet N] [--nice-noisy N]
+//     [--noisy-keys N] [--streams N]
 //     [--out bench/results/abuse.json]
 // --rounds N runs the setups N times in turn (shipped, no_pacing, shipped, ...), so each pair is
 // measured side by side on the same loaded machine, and `summary` gives each setup's median ratio
@@ -21,7 +24,9 @@
 // --nice-noisy N runs the noisy tenant's load processes (its searches and its streams' client) at
 // that nice value, as if its client ran on a machine of its own: on 2 cores its client's CPU (520
 // connections opened and replays parsed) otherwise competes with the server's in the storm's
-// first second, which measures this machine rather than the service.
+// first second, which measures this machine rather than the service; --noisy-keys N makes the noisy
+// tenant N keys, each sending 10 searches a second (the streams stay the first key's); --streams 0
+// leaves the streams out.
 // Needs `npm run build`; creates (once) and reuses the database lds_abuse_bench (about a minute to seed).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,6 +49,7 @@ const { values: args } = parseArgs({
     'cpu-prof': { type: 'string' },
     'warm-quiet': { type: 'string', default: '0' },
     'nice-noisy': { type: 'string', default: '0' },
+    'noisy-keys': { type: 'string', default: '1' },
   },
 });
 const SECONDS = Number(args.seconds);
@@ -67,7 +73,17 @@ const {
 const quietKey = (await createKey(pool, { org: 'bench-quiet', tier: 'enterprise', burst: 1000 })).api_key;
 // enterprise, so its stream cap is 500; a burst that lets it open them all at once (each stream
 // counts as one request): its searches are paced at NOISY_RATE by the load itself.
-const noisyKey = (await createKey(pool, { org: 'bench-noisy', tier: 'enterprise', burst: 1000 })).api_key;
+// --noisy-keys N: N such tenants (each its own organisation) sending NOISY_RATE searches a second
+// each, in turn from one load process: what the expensive-read pool's size costs the quiet tenant
+// when several keys search at once (each key alone holds at most one search at a time).
+const NOISY_KEYS = Number(args['noisy-keys']);
+const noisyKeys = [];
+for (let i = 0; i < NOISY_KEYS; i++)
+  noisyKeys.push(
+    (await createKey(pool, { org: i ? `bench-noisy-${i + 1}` : 'bench-noisy', tier: 'enterprise', burst: 1000 }))
+      .api_key,
+  );
+const noisyKey = noisyKeys[0];
 await pool.end();
 
 function freePort() {
@@ -79,10 +95,9 @@ function freePort() {
   });
 }
 
-async function startServer(env) {
+/** One `lds serve` process with `roles`; resolves once its port answers /v1/health. */
+async function startRole(roles, env) {
   const port = await freePort();
-  // api + stream + relay in one process: the stream hub is fed by this process's relay through the
-  // in-process bus (no NATS_URL), so the streams, the searches and the cheap reads share one server.
   const child = spawn(
     process.execPath,
     [
@@ -90,7 +105,7 @@ async function startServer(env) {
       path.join(root, 'bin/lds.js'),
       'serve',
       '--role',
-      'api,stream,relay',
+      roles,
       '--port',
       String(port),
     ],
@@ -116,7 +131,7 @@ async function startServer(env) {
       )
     )
       break;
-    if (i > 600) throw new Error('server did not start');
+    if (i > 600) throw new Error(`server (${roles}) did not start`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -124,9 +139,36 @@ async function startServer(env) {
     pid: child.pid,
     stop: () =>
       new Promise((r) => {
+        if (child.exitCode !== null) return r();
         child.once('exit', r);
         child.kill('SIGTERM');
       }),
+  };
+}
+
+/**
+ * The server of a setup. One process (api + stream + relay): the stream hub is fed by the
+ * process's relay through the in-process bus (no NATS_URL), so the streams, the searches and the
+ * cheap reads share one event loop, as `npm start` runs it. `cluster`: as the shipped cluster runs
+ * it (deploy/compose.yaml, deploy/k8s): api, stream and relay each in a process of its own, the
+ * relay publishing to the streams through NATS (NATS_URL, under a namespace of this run's own), and
+ * the streams reached at their own address, as the cluster's proxy routes /v1/stream. The noisy
+ * tenant's searches and the quiet tenant's reads go to the api process either way.
+ */
+async function startServer(env, cluster = false) {
+  if (!cluster) {
+    const one = await startRole('api,stream,relay', env);
+    return { base: one.base, streamBase: one.base, pids: [one.pid], stop: one.stop };
+  }
+  if (!process.env.NATS_URL) throw new Error('the cluster setup needs NATS_URL (the bus between its processes)');
+  const bus = { ...env, NATS_URL: process.env.NATS_URL, NATS_NAMESPACE: `lds-abuse-bench-${process.pid}` };
+  const parts = await Promise.all([startRole('api', bus), startRole('stream', bus), startRole('relay', bus)]);
+  const [api, stream] = parts;
+  return {
+    base: api.base,
+    streamBase: stream.base,
+    pids: parts.map((p) => p.pid),
+    stop: () => Promise.all(parts.map((p) => p.stop())),
   };
 }
 
@@ -216,8 +258,8 @@ async function pgCpu() {
   await p.end();
   return new Map(rows.map((r) => [r.pid, cpuOfPid(r.pid)]));
 }
-async function cpuNow(serverPid) {
-  return { server: cpuOfPid(serverPid), pg: await pgCpu() };
+async function cpuNow(serverPids) {
+  return { server: serverPids.reduce((n, pid) => n + cpuOfPid(pid), 0), pg: await pgCpu() };
 }
 function cpuSince(before, after) {
   let pg = 0;
@@ -294,6 +336,11 @@ const BEFORE = {
 };
 const ALL_SETUPS = {
   shipped: { label: 'as shipped (defaults)', env: {} },
+  cluster: {
+    label: 'as shipped, as a cluster runs it: api, stream and relay each in a process of its own',
+    env: {},
+    cluster: true,
+  },
   no_budget: {
     label: "defaults, but no time budget for a key's expensive reads",
     env: { EXPENSIVE_READ_MS_PER_SEC: '0' },
@@ -327,6 +374,18 @@ const ALL_SETUPS = {
     label: 'defaults, the noisy tenant without its searches (streams only)',
     env: {},
     searches: 0,
+  },
+  expensive_pool_1: {
+    label: 'defaults, with a 1-connection expensive read pool',
+    env: { EXPENSIVE_READ_POOL_SIZE: '1' },
+  },
+  expensive_pool_4: {
+    label: 'defaults, with a 4-connection expensive read pool',
+    env: { EXPENSIVE_READ_POOL_SIZE: '4' },
+  },
+  expensive_pool_10: {
+    label: 'defaults, with a 10-connection expensive read pool',
+    env: { EXPENSIVE_READ_POOL_SIZE: '10' },
   },
   no_turns: { label: 'defaults, but every stream of a key catches up at once', env: { STREAM_REPLAYS_PER_KEY: '0' } },
   turns_only: {
@@ -371,6 +430,7 @@ const out = {
   quiet_rate: QUIET_RATE,
   quiet_health_rate: QUIET_RATE / 10,
   noisy_rate: NOISY_RATE,
+  noisy_keys: NOISY_KEYS,
   noisy_streams: STREAMS,
   write_rate: WRITE_RATE,
   quiet_warm_connections: WARM_QUIET,
@@ -398,21 +458,21 @@ out.rounds = ROUNDS;
 for (let round = 1; round <= ROUNDS; round++)
   for (const [setupName, setup] of Object.entries(setups)) {
     const name = ROUNDS > 1 ? `${setupName}#${round}` : setupName;
-    const server = await startServer(setup.env);
+    const server = await startServer(setup.env, setup.cluster);
     const writer = await startWriter();
     // warms the caches the way the first phase would otherwise do for the second
     await phase(load(server.base, 'quiet', quietKey, QUIET_RATE));
     const loadAlone = os.loadavg()[0];
-    const cpu0 = await cpuNow(server.pid);
+    const cpu0 = await cpuNow(server.pids);
     const [alone] = await phase(load(server.base, 'quiet', quietKey, QUIET_RATE));
-    const cpu1 = await cpuNow(server.pid);
+    const cpu1 = await cpuNow(server.pids);
     const [beside, noisy, noisyStreams] = await phase(
       load(server.base, 'quiet', quietKey, QUIET_RATE),
-      setup.searches === 0 ? null : load(server.base, 'noisy', noisyKey, NOISY_RATE),
-      setup.streams === 0 ? null : streams(server.base, noisyKey, STREAMS),
+      setup.searches === 0 ? null : load(server.base, 'noisy', noisyKeys, NOISY_RATE * NOISY_KEYS),
+      setup.streams === 0 || STREAMS === 0 ? null : streams(server.streamBase, noisyKey, STREAMS),
     );
     const loadBeside = os.loadavg()[0];
-    const cpu2 = await cpuNow(server.pid);
+    const cpu2 = await cpuNow(server.pids);
     const { written } = await writer.stop();
     await server.stop();
     // PostgreSQL only notices a vanished client when it next writes to it: statements of the stopped
