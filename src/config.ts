@@ -151,8 +151,8 @@ export const SETTINGS = {
   expensiveReadPoolSize: setting(
     'EXPENSIVE_READ_POOL_SIZE',
     int(0, 200),
-    2,
-    "Connections of the pool that expensive reads (text search, substring filters, deep offsets) run on, apart from the read pool, so cheap reads never wait behind them; expensive reads beyond it wait their turn. About the database server's core count (2 suits a 2-core one shared with the app); 0 = they share the read pool",
+    1,
+    "Connections of the pool that expensive reads (text search, substring filters, deep offsets) run on, apart from the read pool, so cheap reads never wait behind them; expensive reads beyond it wait their turn. Summed over the api processes, at most half the database server's cores, so that however many tenants search, the other half stays free for cheap reads (1 suits a 2-core one); 0 = they share the read pool",
   ),
   streamReplayPoolSize: setting(
     'STREAM_REPLAY_POOL_SIZE',
