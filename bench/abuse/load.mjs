@@ -2,9 +2,9 @@
 // whether or not the previous ones have answered (a client that does not slow down when the
 // service does). Reports every request's latency and status to the parent.
 //   forked by bench/abuse/run.mjs with { base, key, rate, seconds, kind }; it says 'ready' once loaded
-//   (`key` may be a list: the requests take its keys in turn, several tenants from one process)
 //   and starts on 'go', so the phase's clock starts when every process of the phase has started
-//   (three Node processes loading at once on 2 cores delayed the first requests by themselves)
+//   (three Node processes loading at once on 2 cores delayed the first requests by themselves).
+//   `key` may be a list: the requests take its keys in turn, several tenants from one process.
 import { Agent, request } from 'undici';
 
 const { base, key, rate, seconds, kind, ids, warm = 0 } = JSON.parse(process.argv[2]);

@@ -36,6 +36,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPool } from '../../dist/db/pool.js';
 import { createKey } from '../../dist/keys/store.js';
+import { NatsBus } from '../../dist/bus/nats.js';
+import { createLogger } from '../../dist/logger.js';
 import { ensureChangeLog, ensureCorpus, waitStamped } from './corpus.mjs';
 
 const { values: args } = parseArgs({
@@ -161,14 +163,23 @@ async function startServer(env, cluster = false) {
     return { base: one.base, streamBase: one.base, pids: [one.pid], stop: one.stop };
   }
   if (!process.env.NATS_URL) throw new Error('the cluster setup needs NATS_URL (the bus between its processes)');
-  const bus = { ...env, NATS_URL: process.env.NATS_URL, NATS_NAMESPACE: `lds-abuse-bench-${process.pid}` };
+  const namespace = `lds-abuse-bench-${process.pid}`;
+  const bus = { ...env, NATS_URL: process.env.NATS_URL, NATS_NAMESPACE: namespace };
   const parts = await Promise.all([startRole('api', bus), startRole('stream', bus), startRole('relay', bus)]);
   const [api, stream] = parts;
   return {
     base: api.base,
     streamBase: stream.base,
     pids: parts.map((p) => p.pid),
-    stop: () => Promise.all(parts.map((p) => p.stop())),
+    stop: async () => {
+      await Promise.all(parts.map((p) => p.stop()));
+      // the run's JetStream stream goes with it
+      const nats = await NatsBus.connect(process.env.NATS_URL, createLogger('silent', { pretty: false }), {
+        namespace,
+      });
+      await nats.destroy();
+      await nats.close();
+    },
   };
 }
 
