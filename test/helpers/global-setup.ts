@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbedded, type EmbeddedHandle } from '../../src/db/embedded.js';
@@ -76,12 +78,36 @@ export async function setup(project: TestProject) {
       if (pid && alive(pid)) continue;
       await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
     }
+    if (process.env.NATS_URL) await removeStaleStreams(process.env.NATS_URL, alive);
     await admin.query('SELECT pg_advisory_unlock(7310002)');
   } finally {
     await admin.end();
   }
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);
+}
+
+/**
+ * JetStream streams of test namespaces left by earlier runs. Tests that start processes on NATS
+ * name their namespace after their database (lds_t_<pid>_…), whose stream is LDS_T_<PID>_…_CHANGES;
+ * like the databases, only those of dead processes go. Never fails the run: NATS may be down for a
+ * test that stops it.
+ */
+async function removeStaleStreams(url: string, alive: (pid: number) => boolean): Promise<void> {
+  try {
+    const nc = await connect({ servers: url.split(','), timeout: 2000 });
+    try {
+      const jsm = await jetstreamManager(nc);
+      for await (const name of jsm.streams.names()) {
+        const pid = Number(/^LDS_T_(\d+)_/.exec(name)?.[1]);
+        if (pid && !alive(pid)) await jsm.streams.delete(name).catch(() => undefined);
+      }
+    } finally {
+      await nc.close();
+    }
+  } catch {
+    // nothing to clean, or NATS unreachable: the tests that need it report that themselves
+  }
 }
 
 export async function teardown() {

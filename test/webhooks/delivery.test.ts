@@ -403,7 +403,7 @@ describe('crash safety and concurrency', () => {
 
   it(`the dispatcher wakes on live bus events (${process.env.NATS_URL ? 'NATS' : 'in-process bus'}), not only on the poll`, async () => {
     const bus = process.env.NATS_URL
-      ? await createBus<ChangeEvent>(t.config, ctx.log, { namespace: `whtest${Date.now()}` })
+      ? await createBus<ChangeEvent>(t.config, ctx.log, { namespace: `${t.db.name}_wh` })
       : new MemoryBus<ChangeEvent>();
     try {
       const r = await receiver();
