@@ -74,7 +74,7 @@ export async function setup(project: TestProject) {
       }
     };
     for (const r of rows) {
-      const pid = Number(/^lds_t_(\d+)_/.exec(r.datname)?.[1]);
+      const pid = testPid(r.datname);
       if (pid && alive(pid)) continue;
       await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`).catch(() => undefined);
     }
@@ -86,6 +86,9 @@ export async function setup(project: TestProject) {
   project.provide('pgAdminUrl', adminUrl);
   project.provide('pgTemplate', template);
 }
+
+/** The pid in a test database's name (lds_t_<pid>_…) or its namespace's stream's (LDS_T_<PID>_…). */
+const testPid = (name: string) => Number(/^lds_t_(\d+)_/i.exec(name)?.[1]);
 
 /**
  * JetStream streams of test namespaces left by earlier runs. Tests that start processes on NATS
@@ -99,7 +102,7 @@ async function removeStaleStreams(url: string, alive: (pid: number) => boolean):
     try {
       const jsm = await jetstreamManager(nc);
       for await (const name of jsm.streams.names()) {
-        const pid = Number(/^LDS_T_(\d+)_/.exec(name)?.[1]);
+        const pid = testPid(name);
         if (pid && !alive(pid)) await jsm.streams.delete(name).catch(() => undefined);
       }
     } finally {
