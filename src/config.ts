@@ -151,14 +151,20 @@ export const SETTINGS = {
   expensiveReadPoolSize: setting(
     'EXPENSIVE_READ_POOL_SIZE',
     int(0, 200),
-    1,
-    "Connections of the pool that expensive reads (text search, substring filters, deep offsets) run on, apart from the read pool, so cheap reads never wait behind them; expensive reads beyond it wait their turn. Summed over the api processes, at most half the database server's cores, so that however many tenants search, the other half stays free for cheap reads (1 suits a 2-core one); 0 = they share the read pool",
+    2,
+    "Connections of the pool that expensive reads (text search, substring filters, deep offsets) run on, apart from the read pool, so cheap reads never wait behind them; expensive reads beyond it wait their turn. With PostgreSQL on the same machine its backends run at LOW_PRIORITY_NICE and take only the CPU cheap reads leave: up to the database's cores (2 suits a 2-core one). With a database elsewhere nothing lowers them: summed over the api processes, at most half its cores, so the other half stays free for cheap reads; 0 = they share the read pool",
   ),
   streamReplayPoolSize: setting(
     'STREAM_REPLAY_POOL_SIZE',
     int(0, 200),
     2,
     'Connections of the pool streams catch up from the change log on, apart from the read pool, so a crowd of streams replaying never holds the connections of the read endpoints (0 = they share the read pool)',
+  ),
+  lowPriorityNice: setting(
+    'LOW_PRIORITY_NICE',
+    int(0, 19),
+    19,
+    "Nice value (CPU priority, 19 lowest) of the database backends of the expensive-read and stream-replay pools when PostgreSQL runs on the same machine: their searches and catch-ups take the CPU that cheap reads leave, so one tenant's heavy reads wait for the others' light ones instead of slowing them; a database elsewhere is not affected (0 = unchanged)",
   ),
   readParallelWorkers: setting(
     'READ_PARALLEL_WORKERS',

@@ -390,11 +390,25 @@ const ALL_SETUPS = {
     label: 'defaults, with a 1-connection stream replay pool',
     env: { STREAM_REPLAY_POOL_SIZE: '1' },
   },
-  // the expensive-read pool's size (the default is 1; it was 2 before the runs with --noisy-keys 4)
+  no_nice: {
+    label: "defaults, but the side pools' backends at the database's own priority (LOW_PRIORITY_NICE=0)",
+    env: { LOW_PRIORITY_NICE: '0' },
+  },
+  // the expensive-read pool's size (it was 2 before the runs with --noisy-keys 4), with its
+  // backends at a lower priority (the default) and at the database's own (`_nice_0`)
   ...Object.fromEntries(
-    [1, 2, 4, 10].map((n) => [
-      `expensive_pool_${n}`,
-      { label: `defaults, with a ${n}-connection expensive read pool`, env: { EXPENSIVE_READ_POOL_SIZE: String(n) } },
+    [1, 2, 4, 10].flatMap((n) => [
+      [
+        `expensive_pool_${n}`,
+        { label: `defaults, with a ${n}-connection expensive read pool`, env: { EXPENSIVE_READ_POOL_SIZE: String(n) } },
+      ],
+      [
+        `expensive_pool_${n}_nice_0`,
+        {
+          label: `defaults, with a ${n}-connection expensive read pool at the database's own priority`,
+          env: { EXPENSIVE_READ_POOL_SIZE: String(n), LOW_PRIORITY_NICE: '0' },
+        },
+      ],
     ]),
   ),
   no_turns: { label: 'defaults, but every stream of a key catches up at once', env: { STREAM_REPLAYS_PER_KEY: '0' } },

@@ -42,8 +42,10 @@ export async function openDatabase(
   // Pools of their own for the two kinds of read one tenant can multiply: expensive searches and
   // stream catch-ups. Each is small, so together they hold at most a few connections (and, with
   // READ_PARALLEL_WORKERS, cores) of the database, and the read pool stays free for cheap reads.
-  const side = (size: number, name: string) =>
-    serving && size > 0 ? createPool(readUrl, size, name, reading) : readPool;
+  // Their backends also run at a lower CPU priority when the database is on this machine
+  // (LOW_PRIORITY_NICE): what they take is what the cheap reads leave.
+  const low = { ...reading, backendNice: config.lowPriorityNice };
+  const side = (size: number, name: string) => (serving && size > 0 ? createPool(readUrl, size, name, low) : readPool);
   const expensivePool = side(config.expensiveReadPoolSize, 'lds-read-expensive');
   const streamPool = side(config.streamReplayPoolSize, 'lds-stream-replay');
   const pools = [...new Set([pool, readPool, expensivePool, streamPool])];

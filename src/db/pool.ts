@@ -3,6 +3,7 @@
 // safe range), so numbers serialise exactly. Dates stay strings (YYYY-MM-DD) to avoid time zones.
 import pg from 'pg';
 import { DatabaseStatus } from './health.js';
+import { lowerBackendPriority } from './backend-priority.js';
 
 pg.types.setTypeParser(20, (v) => {
   const n = Number(v);
@@ -27,6 +28,11 @@ export interface PoolOptions {
   statementTimeoutMs?: number;
   /** max_parallel_workers_per_gather of this pool's sessions (unset: the server's setting) */
   parallelWorkers?: number;
+  /**
+   * nice value of this pool's backends when PostgreSQL runs on this machine (backend-priority.ts);
+   * unset or 0: left as the server runs them
+   */
+  backendNice?: number;
 }
 
 export function createPool(url: string, max = 10, name = 'lds', opts: PoolOptions = {}): Pool {
@@ -37,6 +43,9 @@ export function createPool(url: string, max = 10, name = 'lds', opts: PoolOption
   // ever runs without them and no round trip is spent setting them.
   const options =
     opts.parallelWorkers !== undefined ? { options: `-c max_parallel_workers_per_gather=${opts.parallelWorkers}` } : {};
+  // Before the client is handed out, so its first statement already runs at that priority.
+  const nice = opts.backendNice ?? 0;
+  const onConnect = nice > 0 ? { onConnect: (c: pg.ClientBase) => lowerBackendPriority(c, nice) } : {};
   const pool = new Pool({
     connectionString: url,
     max,
@@ -44,6 +53,7 @@ export function createPool(url: string, max = 10, name = 'lds', opts: PoolOption
     idleTimeoutMillis: 30000,
     ...timeout,
     ...options,
+    ...onConnect,
   });
   const status = pool.status;
   const lost = (err: Error) => status.failed(err);
