@@ -390,6 +390,11 @@ const ALL_SETUPS = {
     label: 'defaults, with a 1-connection stream replay pool',
     env: { STREAM_REPLAY_POOL_SIZE: '1' },
   },
+  cluster_no_nice: {
+    label: "as a cluster runs it, but the side pools' backends at the database's own priority (LOW_PRIORITY_NICE=0)",
+    env: { LOW_PRIORITY_NICE: '0' },
+    cluster: true,
+  },
   no_nice: {
     label: "defaults, but the side pools' backends at the database's own priority (LOW_PRIORITY_NICE=0)",
     env: { LOW_PRIORITY_NICE: '0' },
