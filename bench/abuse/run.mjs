@@ -407,6 +407,12 @@ const ALL_SETUPS = {
     env: {},
     nodeFlags: ['--min-semi-space-size=16'],
   },
+  cluster_remote_db: {
+    label:
+      'as a cluster runs it beside a database it cannot lower (deploy/compose.yaml, deploy/k8s): 1 expensive-read connection, nice 0',
+    env: { EXPENSIVE_READ_POOL_SIZE: '1', LOW_PRIORITY_NICE: '0' },
+    cluster: true,
+  },
   no_nice: {
     label: "defaults, but the side pools' backends at the database's own priority (LOW_PRIORITY_NICE=0)",
     env: { LOW_PRIORITY_NICE: '0' },
