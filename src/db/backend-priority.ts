@@ -45,20 +45,29 @@ export async function localBackendPid(client: pg.ClientBase): Promise<number | u
 }
 
 /**
- * Sets the nice value of `client`'s backend when it runs here (localBackendPid); true when it was
- * set. Raising nice needs no privilege, so this works for a server of the same user or, as root,
- * for any.
+ * Sets the nice value of `client`'s backend when it runs here (localBackendPid), else leaves it.
+ * Raising nice needs no privilege, so this works for a server of the same user or, as root, for
+ * any.
  */
-export async function lowerBackendPriority(client: pg.ClientBase, nice: number): Promise<boolean> {
+export async function lowerBackendPriority(client: pg.ClientBase, nice: number): Promise<void> {
   const pid = await localBackendPid(client);
-  if (pid === undefined) return false;
+  if (pid === undefined) return;
   try {
     os.setPriority(pid, nice);
   } catch {
-    return false;
+    return;
   }
   await setAutogroupNice(pid, nice);
-  return true;
+}
+
+/** Whether the kernel schedules by autogroup: read once, it is a boot-time setting in practice. */
+let autogroupsOn: Promise<boolean> | undefined;
+export function autogroupScheduling(): Promise<boolean> {
+  autogroupsOn ??= readFile('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').then(
+    (v) => v.trim() === '1',
+    () => false,
+  );
+  return autogroupsOn;
 }
 
 /** The autogroup of a process ("/autogroup-17 nice 0"), undefined without autogroup scheduling. */
@@ -71,11 +80,15 @@ async function autogroupOf(pid: number): Promise<{ group: string; nice: number }
   }
 }
 
-/** The parent pid of a process (field 4 of /proc/PID/stat). */
-async function parentOf(pid: number): Promise<number | undefined> {
+/**
+ * Field `n` (1-based, as proc(5) numbers them) of /proc/PID/stat, from field 3 on; undefined when
+ * the process is gone. The command name (field 2) is in parentheses and may hold spaces, so the
+ * fields are counted from after its closing one.
+ */
+async function statField(pid: number, n: number): Promise<number | undefined> {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[n - 3]);
   } catch {
     return undefined;
   }
@@ -87,10 +100,9 @@ async function parentOf(pid: number): Promise<number | undefined> {
  * kernel takes one such write per 100 ms on the whole machine (EAGAIN otherwise): a few retries.
  */
 async function setAutogroupNice(pid: number, nice: number): Promise<void> {
-  const enabled = await readFile('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').catch(() => '0');
-  if (enabled.trim() !== '1') return;
+  if (!(await autogroupScheduling())) return;
   const own = await autogroupOf(pid);
-  const parent = await parentOf(pid);
+  const parent = await statField(pid, 4);
   if (!own || parent === undefined || own.nice === nice) return;
   const parents = await autogroupOf(parent);
   if (!parents || parents.group === own.group) return;
@@ -111,13 +123,6 @@ export async function autogroupNiceOf(pid: number): Promise<number | undefined> 
 }
 
 /** The nice value of a process of this machine (field 19 of /proc/PID/stat), undefined when it is gone. */
-export async function niceOf(pid: number): Promise<number | undefined> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // the command name (field 2) is in parentheses and may hold spaces: count from after it
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[16]);
-  } catch {
-    return undefined;
-  }
+export function niceOf(pid: number): Promise<number | undefined> {
+  return statField(pid, 19);
 }

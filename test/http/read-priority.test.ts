@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
 import type { Pool } from '../../src/db/pool.js';
-import { readFileSync } from 'node:fs';
-import { autogroupNiceOf, localBackendPid, niceOf } from '../../src/db/backend-priority.js';
+import { autogroupNiceOf, autogroupScheduling, localBackendPid, niceOf } from '../../src/db/backend-priority.js';
 import { createLogger } from '../../src/logger.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
 import { testConfig } from '../helpers/app.js';
@@ -22,15 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => db?.drop());
 
-/** Whether the kernel schedules by autogroup (a session's nice value is then what counts). */
-const autogroups = (() => {
-  try {
-    return readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1';
-  } catch {
-    return false;
-  }
-})();
-
 /**
  * The nice value of the backend that serves one connection of `pool`; under autogroup scheduling
  * its session's must be the same (a backend's own nice value alone changes nothing there).
@@ -38,7 +28,7 @@ const autogroups = (() => {
 async function backendNice(pool: Pool): Promise<number | undefined> {
   const { rows } = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
   const nice = await niceOf(rows[0].pid);
-  if (autogroups) expect(await autogroupNiceOf(rows[0].pid)).toBe(nice);
+  if (await autogroupScheduling()) expect(await autogroupNiceOf(rows[0].pid)).toBe(nice);
   return nice;
 }
 
