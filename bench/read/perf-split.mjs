@@ -6,7 +6,8 @@
 // Each sample of the main thread goes to the part owning its innermost frame: the kernel when the
 // sample is in it (system calls, network stack, scheduling), else the first JavaScript frame from
 // the inside out that belongs to a part below; samples of other threads (garbage collection helpers,
-// the compiler, libuv's pool) are counted apart. V8 inlines small functions into their callers and
+// the compiler, libuv's pool) are counted apart, and split by what their innermost frame is
+// (`thread_kinds`): garbage collection, the optimising compiler, the kernel, anything else. V8 inlines small functions into their callers and
 // perf names only the compiled outer function, so work inlined across parts counts for the
 // caller's part (a large answer's row handling can show under Fastify): compare totals first.
 import { spawn, execFile } from 'node:child_process';
@@ -27,6 +28,17 @@ export const PARTS = [
   ['handler', /\/dist\/|bench\/read\/(baseline|cases)\.mjs/],
 ];
 const COLUMNS = ['kernel', ...PARTS.map(([p]) => p), 'node', 'threads'];
+
+/** What another thread's sample is doing, by its innermost frame (all of a process's threads may be named node). */
+const THREAD_KINDS = [
+  [
+    'gc',
+    /v8::internal::(Scaveng|Mark|Sweep|ConcurrentMarking|Evacuat|Heap::|ArrayBufferSweeper|MemoryAllocator|Page|SemiSpace|Remembered|SlotSet|LocalHeap|FreeList|PretenuringHandler)/,
+  ],
+  ['jit', /v8::internal::(compiler|maglev|baseline|interpreter|Turbofan|Compil|OptimizingCompileDispatcher)/],
+  ['kernel', /\[kernel\.kallsyms\]/],
+];
+const THREAD_COLUMNS = [...THREAD_KINDS.map(([k]) => k), 'other'];
 
 /** Starts sampling a process; resolves once perf is attached (perf writes nothing before). */
 export async function startPerf(pid, file) {
@@ -65,11 +77,13 @@ async function samplesByPart(file, pid) {
 
 function split(script, mainTid) {
   const counts = Object.fromEntries(COLUMNS.map((c) => [c, 0]));
+  const kinds = Object.fromEntries(THREAD_COLUMNS.map((c) => [c, 0]));
   for (const block of script.split('\n\n')) {
     const lines = block.split('\n').filter(Boolean);
     if (lines.length < 2) continue;
     if (lines[0].trim() !== mainTid) {
       counts.threads++;
+      kinds[THREAD_KINDS.find(([, re]) => re.test(lines[1]))?.[0] ?? 'other']++;
       continue;
     }
     if (lines[1].includes('[kernel.kallsyms]')) {
@@ -86,12 +100,17 @@ function split(script, mainTid) {
     }
     counts[part]++;
   }
-  return counts;
+  return { ...counts, thread_kinds: kinds };
 }
 
 /** Samples per part → µs of CPU per request. */
 export function perRequest(counts, requests) {
-  return Object.fromEntries(Object.entries(counts).map(([k, n]) => [k, Math.round((n / PERF_HZ / requests) * 1e6)]));
+  const us = (n) => Math.round((n / PERF_HZ / requests) * 1e6);
+  const { thread_kinds: kinds = {}, ...parts } = counts;
+  return {
+    ...Object.fromEntries(Object.entries(parts).map(([k, n]) => [k, us(n)])),
+    thread_kinds: Object.fromEntries(Object.entries(kinds).map(([k, n]) => [k, us(n)])),
+  };
 }
 
 /** The table's header and one row per server: µs per request by part. */
@@ -100,9 +119,9 @@ export function perfTable(rows) {
   const sep = `|${'---|'.repeat(COLUMNS.length + 3)}`;
   const body = rows.map(
     ({ endpoint, server, us }) =>
-      `| ${endpoint} | ${server} | ${Object.values(us).reduce((a, b) => a + b, 0)} | ${COLUMNS.map((c) => us[c] ?? 0).join(' | ')} |`,
+      `| ${endpoint} | ${server} | ${COLUMNS.reduce((a, c) => a + (us[c] ?? 0), 0)} | ${COLUMNS.map((c) => us[c] ?? 0).join(' | ')} | ${THREAD_COLUMNS.map((c) => us.thread_kinds?.[c] ?? 0).join(' / ')} |`,
   );
-  return [head, sep, ...body].join('\n');
+  return [`${head} threads: ${THREAD_COLUMNS.join(' / ')} |`, `${sep}---|`, ...body].join('\n');
 }
 
 /** The perf maps --perf-basic-prof left for these processes (they grow with the JIT's output). */
