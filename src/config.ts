@@ -151,8 +151,8 @@ export const SETTINGS = {
   expensiveReadPoolSize: setting(
     'EXPENSIVE_READ_POOL_SIZE',
     int(0, 200),
-    2,
-    "Connections of the pool that expensive reads (text search, substring filters, deep offsets) run on, apart from the read pool, so cheap reads never wait behind them; expensive reads beyond it wait their turn. With PostgreSQL on the same machine its backends run at LOW_PRIORITY_NICE and take only the CPU cheap reads leave: up to the database's cores (2 suits a 2-core one). With a database elsewhere nothing lowers them: summed over the api processes, at most half its cores, so the other half stays free for cheap reads; 0 = they share the read pool",
+    4,
+    "Connections of the pool that expensive reads (text search, substring filters, deep offsets) run on, apart from the read pool, so cheap reads never wait behind them; expensive reads beyond it wait their turn. With PostgreSQL on the same machine its backends run at LOW_PRIORITY_NICE and take only the CPU cheap reads leave: about twice the database's cores (4 suits a 2-core one; with only as many as its cores, PostgreSQL idles while this process answers one search and sends the next). With a database elsewhere nothing lowers them: summed over the api processes, at most half its cores, so the other half stays free for cheap reads; 0 = they share the read pool",
   ),
   streamReplayPoolSize: setting(
     'STREAM_REPLAY_POOL_SIZE',
