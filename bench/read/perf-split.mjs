@@ -7,9 +7,10 @@
 // sample is in it (system calls, network stack, scheduling), else the first JavaScript frame from
 // the inside out that belongs to a part below; samples of other threads (garbage collection helpers,
 // the compiler, libuv's pool) are counted apart, and split by what their innermost frame is
-// (`thread_kinds`): garbage collection, the optimising compiler, the kernel, anything else. V8 inlines small functions into their callers and
-// perf names only the compiled outer function, so work inlined across parts counts for the
-// caller's part (a large answer's row handling can show under Fastify): compare totals first.
+// (`thread_kinds`): garbage collection, the optimising compiler, the kernel, anything else. V8
+// inlines small functions into their callers and perf names only the compiled outer function, so
+// work inlined across parts counts for the caller's part (a large answer's row handling can show
+// under Fastify): compare totals first.
 import { spawn, execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
