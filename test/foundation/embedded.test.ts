@@ -122,7 +122,8 @@ describe.sequential('embedded PostgreSQL', () => {
     const s = current as Serve;
     const pid = postmasterPid() as number;
     s.child.kill('SIGTERM');
-    expect(await exited(s.child)).toBe(0);
+    // the server's output names what went wrong when it did not exit cleanly
+    expect(await exited(s.child), `signal ${s.child.signalCode}:\n${s.output().slice(-4000)}`).toBe(0);
     expect(existsSync(PID_FILE)).toBe(false);
     expect(await gone(pid)).toBe(true);
   }, 120_000);
