@@ -1,14 +1,34 @@
-// The values of a one-column `COPY … TO STDOUT (FORMAT binary)`, as they stream in: a download's
+// PostgreSQL's binary COPY format, both ways. Reading: the values of a one-column `COPY … TO STDOUT
+// (FORMAT binary)`, as they stream in: a download's
 // stored chunks read this way (store.ts) arrive as their raw bytes. Read as query rows, each 1 MiB
 // chunk came as a 2 MiB hex string (a large object in the V8 heap, freed only by a full
 // collection) through a protocol buffer that grew to the largest result; a server sending a 580 MB
 // file grew by 60-80 MiB. The format (PostgreSQL docs, COPY, "Binary Format"): an 11-byte
 // signature, a 32-bit flags field and a 32-bit header extension length (and the extension); then
 // per tuple a 16-bit field count (-1 ends the data), and per field a 32-bit length (-1: NULL) and
-// the bytes.
+// the bytes. Writing: a stored chunk's row, its bytes sent as the pieces the compressor gave.
 import { Transform, type TransformCallback } from 'node:stream';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+/** The end of a COPY's data: a field count of -1. */
+export const COPY_TRAILER = Buffer.from([0xff, 0xff]);
+
+/**
+ * The bytes of a binary COPY into (bigint, int, bytea) that come before the bytea's own: the
+ * header, then one tuple's count, its bigint and int fields and the bytea's length. The bytea
+ * follows as written (any number of pieces), then COPY_TRAILER.
+ */
+export function copyBinaryHead(id: number, n: number, bytes: number): Buffer {
+  const b = Buffer.alloc(SIGNATURE.length + 8 + 2 + 4 + 8 + 4 + 4 + 4);
+  let at = SIGNATURE.copy(b, 0) + 8; // flags 0, no header extension
+  at = b.writeInt16BE(3, at);
+  at = b.writeInt32BE(8, at);
+  at = b.writeBigInt64BE(BigInt(id), at);
+  at = b.writeInt32BE(4, at);
+  at = b.writeInt32BE(n, at);
+  b.writeInt32BE(bytes, at);
+  return b;
+}
 
 type State =
   | { at: 'header' }

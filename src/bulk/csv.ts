@@ -4,7 +4,7 @@
 // downloads are laid out from them (zip.ts), which is what lets `all` hold every jurisdiction
 // without compressing anything again when one jurisdiction changes.
 import { constants, createDeflateRaw, crc32 } from 'node:zlib';
-import type { Queryable } from '../db/pool.js';
+import type { Pool } from '../db/pool.js';
 import { chunkSink, createFile, finishFile, openSink, type OpenSink } from './store.js';
 import { tableRows, type Table, type TableRows } from './tables.js';
 import type { BulkRecord } from './record-types.js';
@@ -64,12 +64,12 @@ interface Open {
 
 export class CsvTablesWriter {
   private constructor(
-    private readonly db: Queryable,
+    private readonly db: Pool,
     private readonly open: Map<string, Open>,
   ) {}
 
   /** Creates a file per table (status building) for the scope. */
-  static async create(db: Queryable, scope: string, signature: string, tables: Table[]): Promise<CsvTablesWriter> {
+  static async create(db: Pool, scope: string, signature: string, tables: Table[]): Promise<CsvTablesWriter> {
     const open = new Map<string, Open>();
     for (const table of tables) {
       const fileId = await createFile(db, scope, signature, 'csv', table.name);

@@ -1,7 +1,7 @@
 // One scope's files (the NDJSON gzip member and its CSV tables) from one pass over its records.
 // Used by the builder's lanes (lanes.ts), on a worker thread or in the calling thread.
 import { createGzip } from 'node:zlib';
-import type { Queryable } from '../db/pool.js';
+import type { Pool } from '../db/pool.js';
 import { chunkSink, createFile, finishFile, openSink } from './store.js';
 import { CsvTablesWriter } from './csv.js';
 import { tablesOf } from './tables.js';
@@ -37,7 +37,7 @@ async function* oneAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
  * CSV tables. Returns their file ids.
  */
 export async function writeScope(
-  store: Queryable,
+  store: Pool,
   scope: string,
   signature: string,
   records: AsyncIterable<BulkRecord[]>,

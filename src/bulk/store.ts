@@ -4,10 +4,10 @@
 // few at a time, as raw bytes (COPY binary, copy-binary.ts).
 import { once } from 'node:events';
 import { Writable, type Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { to as copyTo } from 'pg-copy-streams';
+import { finished, pipeline } from 'node:stream/promises';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import type { Pool, Queryable } from '../db/pool.js';
-import { CopyBinaryValues } from './copy-binary.js';
+import { COPY_TRAILER, CopyBinaryValues, copyBinaryHead } from './copy-binary.js';
 
 /** Bytes per stored chunk; every chunk but a file's last is exactly this long (Range arithmetic relies on it). */
 export const CHUNK_BYTES = 1 << 20;
@@ -47,22 +47,55 @@ export async function createFile(
   return rows[0].file_id;
 }
 
+/**
+ * Stores one chunk: a binary COPY of its row whose bytes are `pieces` as they are (slices of the
+ * compressor's output). As a parameter of an INSERT the chunk was copied four times (joined into
+ * one Buffer, then into pg's parameter and message buffers, each grown to fit), every copy a
+ * 1 MiB allocation left to the collector, per chunk and lane.
+ */
+async function storeChunk(pool: Pool, fileId: number, n: number, pieces: Buffer[], bytes: number): Promise<void> {
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    const copy = client.query(copyFrom('COPY bulk_chunks (file_id, n, data) FROM STDIN (FORMAT binary)'));
+    const done = finished(copy);
+    copy.write(copyBinaryHead(fileId, n, bytes));
+    for (const p of pieces) copy.write(p);
+    copy.end(COPY_TRAILER);
+    await done;
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    client.release(failed);
+  }
+}
+
 /** A Writable storing what it receives as the file's chunks; `size()` is the byte count written. */
-export function chunkSink(db: Queryable, fileId: number): Writable & { size(): number } {
+export function chunkSink(pool: Pool, fileId: number): Writable & { size(): number } {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let n = 0;
   let total = 0;
-  const store = async (buf: Buffer) => {
-    await db.query('INSERT INTO bulk_chunks (file_id, n, data) VALUES ($1, $2, $3)', [fileId, n++, buf]);
-  };
   const drainFull = async () => {
     while (pendingBytes >= CHUNK_BYTES) {
-      const all = Buffer.concat(pending, pendingBytes);
-      await store(all.subarray(0, CHUNK_BYTES));
-      const rest = all.subarray(CHUNK_BYTES);
-      pending = rest.length ? [Buffer.from(rest)] : [];
-      pendingBytes = rest.length;
+      // the first CHUNK_BYTES of pending, the piece that crosses the boundary split (no copies)
+      const chunk: Buffer[] = [];
+      let taken = 0;
+      while (taken < CHUNK_BYTES) {
+        const p = pending.shift()!;
+        const want = CHUNK_BYTES - taken;
+        if (p.length > want) {
+          chunk.push(p.subarray(0, want));
+          pending.unshift(p.subarray(want));
+          taken += want;
+        } else {
+          chunk.push(p);
+          taken += p.length;
+        }
+      }
+      pendingBytes -= CHUNK_BYTES;
+      await storeChunk(pool, fileId, n++, chunk, CHUNK_BYTES);
     }
   };
   const sink = new Writable({
@@ -74,7 +107,9 @@ export function chunkSink(db: Queryable, fileId: number): Writable & { size(): n
       drainFull().then(() => cb(), cb);
     },
     final(cb) {
-      (pendingBytes > 0 ? store(Buffer.concat(pending, pendingBytes)) : Promise.resolve()).then(() => cb(), cb);
+      const last = pending;
+      pending = [];
+      (pendingBytes > 0 ? storeChunk(pool, fileId, n++, last, pendingBytes) : Promise.resolve()).then(() => cb(), cb);
     },
   });
   return Object.assign(sink, { size: () => total });

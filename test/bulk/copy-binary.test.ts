@@ -90,6 +90,36 @@ describe('CopyBinaryValues', () => {
     }
   });
 
+  it('stores a file written in pieces that straddle chunk boundaries as the same bytes, chunk by chunk', async () => {
+    const db = await freshDatabase(2);
+    try {
+      const fileId = await createFile(db.pool, 'XX', 'sig');
+      const data = randomBytes(3 * CHUNK_BYTES + 4321);
+      // pieces of an odd size, as a compressor hands them on: several end inside a chunk's last bytes
+      const pieces: Buffer[] = [];
+      for (let at = 0; at < data.length; at += 70_001) pieces.push(data.subarray(at, at + 70_001));
+      const sink = chunkSink(db.pool, fileId);
+      await pipeline(Readable.from(pieces), sink);
+      expect(sink.size()).toBe(data.length);
+      const { rows } = await db.pool.query<{ n: number; len: number }>(
+        'SELECT n, length(data) AS len FROM bulk_chunks WHERE file_id = $1 ORDER BY n',
+        [fileId],
+      );
+      expect(rows).toEqual([
+        { n: 0, len: CHUNK_BYTES },
+        { n: 1, len: CHUNK_BYTES },
+        { n: 2, len: CHUNK_BYTES },
+        { n: 3, len: 4321 },
+      ]);
+      const parts: Buffer[] = [];
+      for await (const x of readRange(db.pool, [{ file_id: fileId, size: data.length }], 0, data.length - 1))
+        parts.push(Buffer.from(x));
+      expect(Buffer.concat(parts).equals(data)).toBe(true);
+    } finally {
+      await db.drop();
+    }
+  });
+
   it('reads any byte range of stored files and made bytes, across chunk boundaries', async () => {
     const db = await freshDatabase(3);
     try {
