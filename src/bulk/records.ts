@@ -19,10 +19,15 @@ import type { BulkRecord, RecordType } from './record-types.js';
 
 /**
  * Bills read (with all their parts) per round trip set. The V8 heap holds two batches (one read
- * while the other is written) and their text: on the 1M corpus 100 peaked at 198–202 MiB RSS,
- * 250 at 236–275 MiB, in the same time (bench/results/bulk-batch-size.json).
+ * while the other is written) and their text, and what of them outlives two scavenges is promoted
+ * and waits for a full collection: on the 1M corpus 100 peaked at 198–202 MiB RSS, 250 at 236–275
+ * MiB, in the same time (bench/results/bulk-batch-size.json, before the build had lanes). With two
+ * lanes, WA + MN taking turns with 100 (bench/results/bulk-batch-50.json): 50 peaked at 163–165
+ * MiB against 168–175, in 30–35 s against 30–31 s, with a fifth more PostgreSQL CPU (twice the
+ * statements) and the NDJSON 5 % larger (bills and their roll calls alternate twice as often, and
+ * gzip's 32 KiB window finds less of the same kind to refer to).
  */
-const BILL_BATCH = 100;
+const BILL_BATCH = 50;
 /** No list limit: a jurisdiction's whole set. */
 const ALL = 2_000_000_000;
 
