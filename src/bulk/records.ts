@@ -22,12 +22,13 @@ import type { BulkRecord, RecordType } from './record-types.js';
  * while the other is written) and their text, and what of them outlives two scavenges is promoted
  * and waits for a full collection: on the 1M corpus 100 peaked at 198–202 MiB RSS, 250 at 236–275
  * MiB, in the same time (bench/results/bulk-batch-size.json, before the build had lanes). With two
- * lanes, WA + MN taking turns with 100 (bench/results/bulk-batch-50.json): 50 peaked at 163–165
- * MiB against 168–175, in 30–35 s against 30–31 s, with a fifth more PostgreSQL CPU (twice the
- * statements) and the NDJSON 5 % larger (bills and their roll calls alternate twice as often, and
- * gzip's 32 KiB window finds less of the same kind to refer to).
+ * lanes, on NY + US (a tenth of the corpus) taking turns with 100 (bench/results/bulk-batch-75.json):
+ * 75 peaked at 182–183 MiB against 187–189 in 93–99 s against 88–99 s; 50 at 175 MiB against
+ * 186, but in 99–111 s against 91–94 s, with a quarter more PostgreSQL CPU (twice the statements)
+ * and the NDJSON larger (bills and their roll calls alternate more often, and gzip's 32 KiB window
+ * finds less of the same kind to refer to).
  */
-const BILL_BATCH = 50;
+const BILL_BATCH = 75;
 /** No list limit: a jurisdiction's whole set. */
 const ALL = 2_000_000_000;
 
