@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { Writable, type Transform } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import type { Pool, Queryable } from '../db/pool.js';
+import type { Pool, PoolClient, Queryable } from '../db/pool.js';
 import { COPY_TRAILER, CopyBinaryValues, copyBinaryHead } from './copy-binary.js';
 
 /** Bytes per stored chunk; every chunk but a file's last is exactly this long (Range arithmetic relies on it). */
@@ -54,15 +54,22 @@ export async function createFile(
  * 1 MiB allocation left to the collector, per chunk and lane.
  */
 async function storeChunk(pool: Pool, fileId: number, n: number, pieces: Buffer[], bytes: number): Promise<void> {
-  const client = await pool.connect();
-  let failed = false;
-  try {
+  await onClient(pool, async (client) => {
     const copy = client.query(copyFrom('COPY bulk_chunks (file_id, n, data) FROM STDIN (FORMAT binary)'));
     const done = finished(copy);
     copy.write(copyBinaryHead(fileId, n, bytes));
     for (const p of pieces) copy.write(p);
     copy.end(COPY_TRAILER);
     await done;
+  });
+}
+
+/** Runs `fn` on a client of `pool`; a client whose COPY failed is discarded, not reused (it may have stopped midway). */
+async function onClient<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    return await fn(client);
   } catch (err) {
     failed = true;
     throw err;
@@ -254,9 +261,7 @@ async function* storedBytes(pool: Pool, fileId: number, from: number, to: number
 async function copyChunks(pool: Pool, fileId: number, first: number, last: number): Promise<Buffer[]> {
   // COPY takes no bind parameters: these are integers of our own
   const sql = `COPY (SELECT data FROM bulk_chunks WHERE file_id = ${Number(fileId)} AND n BETWEEN ${first} AND ${last} ORDER BY n) TO STDOUT (FORMAT binary)`;
-  const client = await pool.connect();
-  let failed = false;
-  try {
+  return onClient(pool, async (client) => {
     const copy = client.query(copyTo(sql));
     const values = copy.pipe(new CopyBinaryValues());
     // a failing COPY fails the read (pipe() does not pass errors on)
@@ -264,10 +269,5 @@ async function copyChunks(pool: Pool, fileId: number, first: number, last: numbe
     const out: Buffer[] = [];
     for await (const b of values as AsyncIterable<Buffer>) out.push(b);
     return out;
-  } catch (err) {
-    failed = true;
-    throw err;
-  } finally {
-    client.release(failed);
-  }
+  });
 }
