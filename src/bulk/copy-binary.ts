@@ -1,12 +1,12 @@
-// PostgreSQL's binary COPY format, both ways. Reading: the values of a one-column `COPY … TO STDOUT
-// (FORMAT binary)`, as they stream in: a download's
-// stored chunks read this way (store.ts) arrive as their raw bytes. Read as query rows, each 1 MiB
-// chunk came as a 2 MiB hex string (a large object in the V8 heap, freed only by a full
-// collection) through a protocol buffer that grew to the largest result; a server sending a 580 MB
-// file grew by 60-80 MiB. The format (PostgreSQL docs, COPY, "Binary Format"): an 11-byte
-// signature, a 32-bit flags field and a 32-bit header extension length (and the extension); then
-// per tuple a 16-bit field count (-1 ends the data), and per field a 32-bit length (-1: NULL) and
-// the bytes. Writing: a stored chunk's row, its bytes sent as the pieces the compressor gave.
+// PostgreSQL's binary COPY format, both ways. Reading: the values of a one-column `COPY … TO
+// STDOUT (FORMAT binary)`, as they stream in: a download's stored chunks read this way (store.ts)
+// arrive as their raw bytes. Read as query rows, each 1 MiB chunk came as a 2 MiB hex string (a
+// large object in the V8 heap, freed only by a full collection) through a protocol buffer that
+// grew to the largest result; a server sending a 580 MB file grew by 60-80 MiB. Writing: a stored
+// chunk's row, its bytes sent as the pieces the compressor gave. The format (PostgreSQL docs,
+// COPY, "Binary Format"): an 11-byte signature, a 32-bit flags field and a 32-bit header extension
+// length (and the extension); then per tuple a 16-bit field count (-1 ends the data), and per
+// field a 32-bit length (-1: NULL) and the bytes.
 import { Transform, type TransformCallback } from 'node:stream';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
