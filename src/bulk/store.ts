@@ -80,7 +80,7 @@ async function onClient<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): 
 
 /** A Writable storing what it receives as the file's chunks; `size()` is the byte count written. */
 export function chunkSink(pool: Pool, fileId: number): Writable & { size(): number } {
-  let pending: Buffer[] = [];
+  const pending: Buffer[] = [];
   let pendingBytes = 0;
   let n = 0;
   let total = 0;
@@ -114,9 +114,10 @@ export function chunkSink(pool: Pool, fileId: number): Writable & { size(): numb
       drainFull().then(() => cb(), cb);
     },
     final(cb) {
-      const last = pending;
-      pending = [];
-      (pendingBytes > 0 ? storeChunk(pool, fileId, n++, last, pendingBytes) : Promise.resolve()).then(() => cb(), cb);
+      (pendingBytes > 0 ? storeChunk(pool, fileId, n++, pending, pendingBytes) : Promise.resolve()).then(
+        () => cb(),
+        cb,
+      );
     },
   });
   return Object.assign(sink, { size: () => total });
