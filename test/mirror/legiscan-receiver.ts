@@ -34,9 +34,9 @@ export interface LegiscanReceiver {
 const date = (store: Store, v: unknown) => (v === '0000-00-00' ? store.zeroDate : v);
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v : []);
 
-async function writeBill(tx: Tx, s: Store, b: Obj): Promise<void> {
+function writeBill(tx: Tx, s: Store, b: Obj): void {
   const se = b.session;
-  await tx.upsert('ls_session', ['session_id'], {
+  tx.upsert('ls_session', ['session_id'], {
     session_id: se.session_id,
     state_id: se.state_id,
     year_start: se.year_start,
@@ -53,13 +53,13 @@ async function writeBill(tx: Tx, s: Store, b: Obj): Promise<void> {
     const c = b.committee;
     if (!c || Array.isArray(c))
       throw new Error(`bill ${b.bill_id}: pending_committee_id ${b.pending_committee_id} without a committee object`);
-    await tx.upsert('ls_committee', ['committee_id'], {
+    tx.upsert('ls_committee', ['committee_id'], {
       committee_id: c.committee_id,
       committee_body_id: c.chamber_id,
       committee_name: c.name,
     });
   }
-  await tx.upsert('ls_bill', ['bill_id'], {
+  tx.upsert('ls_bill', ['bill_id'], {
     bill_id: b.bill_id,
     state_id: b.state_id,
     session_id: b.session_id,
@@ -86,7 +86,7 @@ async function writeBill(tx: Tx, s: Store, b: Obj): Promise<void> {
     'ls_bill_calendar',
     'ls_bill_referral',
   ])
-    await tx.del(t, id);
+    tx.del(t, id);
   const rows: [string, string[], Row[]][] = [
     [
       'ls_bill_progress',
@@ -224,7 +224,7 @@ async function writeBill(tx: Tx, s: Store, b: Obj): Promise<void> {
     ],
   ];
   // a bill push does not touch what a document push stored (local_copy and the document)
-  for (const [table, keys, rs] of rows) await tx.upsert(table, keys, rs, ['local_copy']);
+  for (const [table, keys, rs] of rows) tx.upsert(table, keys, rs, ['local_copy']);
 }
 
 const voteRow = (s: Store, v: Obj, billId: number) => ({
@@ -243,8 +243,8 @@ const voteRow = (s: Store, v: Obj, billId: number) => ({
   state_url: v.state_link,
 });
 
-async function writePerson(tx: Tx, p: Obj): Promise<void> {
-  await tx.upsert('ls_people', ['people_id'], {
+function writePerson(tx: Tx, p: Obj): void {
+  tx.upsert('ls_people', ['people_id'], {
     people_id: p.people_id,
     state_id: p.state_id,
     role_id: p.role_id,
@@ -267,7 +267,7 @@ async function writePerson(tx: Tx, p: Obj): Promise<void> {
 }
 
 /** A document push: the decoded document must match the size and md5 the push states. */
-async function writeDoc(tx: Tx, s: Store, root: string, x: Obj): Promise<void> {
+function writeDoc(tx: Tx, s: Store, root: string, x: Obj): void {
   const doc = Buffer.from(String(x.doc ?? ''), 'base64');
   const [size, hash] =
     root === 'text'
@@ -278,7 +278,7 @@ async function writeDoc(tx: Tx, s: Store, root: string, x: Obj): Promise<void> {
   if (doc.length !== size || createHash('md5').update(doc).digest('hex') !== hash)
     throw new Error(`${root} document does not match its size/hash`);
   if (root === 'text')
-    await tx.upsert('ls_bill_text', ['text_id'], {
+    tx.upsert('ls_bill_text', ['text_id'], {
       text_id: x.doc_id,
       bill_id: x.bill_id,
       bill_text_type_id: x.type_id,
@@ -292,7 +292,7 @@ async function writeDoc(tx: Tx, s: Store, root: string, x: Obj): Promise<void> {
       bill_text_doc: doc,
     });
   else if (root === 'amendment')
-    await tx.upsert('ls_bill_amendment', ['amendment_id'], {
+    tx.upsert('ls_bill_amendment', ['amendment_id'], {
       amendment_id: x.amendment_id,
       bill_id: x.bill_id,
       adopted: x.adopted,
@@ -309,7 +309,7 @@ async function writeDoc(tx: Tx, s: Store, root: string, x: Obj): Promise<void> {
       amendment_doc: doc,
     });
   else
-    await tx.upsert('ls_bill_supplement', ['supplement_id'], {
+    tx.upsert('ls_bill_supplement', ['supplement_id'], {
       supplement_id: x.supplement_id,
       bill_id: x.bill_id,
       supplement_type_id: x.type_id,
@@ -326,80 +326,74 @@ async function writeDoc(tx: Tx, s: Store, root: string, x: Obj): Promise<void> {
     });
 }
 
-/** Sponsors held with another person_hash: asked for again (merged into `sponsors`). */
-async function changedPeople(tx: Tx, sponsors: Obj[]): Promise<Record<string, number[]>> {
-  if (sponsors.length === 0) return {};
-  const held = await tx.select(
-    `SELECT people_id, person_hash FROM ls_people WHERE people_id IN (${sponsors.map(() => '?').join(', ')})`,
-    sponsors.map((p) => p.people_id),
-  );
-  const hash = new Map(held.map((r) => [Number(r.people_id), String(r.person_hash)]));
-  const changed = sponsors
-    .filter((p) => hash.has(Number(p.people_id)) && hash.get(Number(p.people_id)) !== p.person_hash)
-    .map((p) => Number(p.people_id));
-  return changed.length > 0 ? { changedSponsors: changed } : {};
-}
+// What the consumer looks up after a push, by the key of its `missing` reply: each query selects
+// (id, h) of the records held among the ids in the IN (…) list it ends with.
+const HELD: Record<string, string> = {
+  sponsors: 'SELECT people_id AS id, person_hash AS h FROM ls_people WHERE people_id',
+  votes: 'SELECT DISTINCT roll_call_id AS id, NULL AS h FROM ls_bill_vote_detail WHERE roll_call_id',
+  texts: 'SELECT text_id AS id, NULL AS h FROM ls_bill_text WHERE bill_text_doc IS NOT NULL AND text_id',
+  amendments:
+    'SELECT amendment_id AS id, NULL AS h FROM ls_bill_amendment WHERE amendment_doc IS NOT NULL AND amendment_id',
+  supplements:
+    'SELECT supplement_id AS id, NULL AS h FROM ls_bill_supplement WHERE supplement_doc IS NOT NULL AND supplement_id',
+};
 
-/** What the consumer asks for after a push: people, roll call details and documents it lacks. */
+/** What the consumer asks for after a push: people, roll call details and documents it lacks (one read). */
 async function missingFor(tx: Tx, root: string, x: Obj): Promise<Record<string, number[]>> {
-  // sql selects the ids held among those in the IN (…) list it ends with
-  const absent = async (ids: number[], sql: string) => {
-    const want = [...new Set(ids)];
-    if (want.length === 0) return [];
-    const held = new Set(
-      (await tx.select(`${sql} IN (${want.map(() => '?').join(', ')})`, want)).map((r) => Number(Object.values(r)[0])),
-    );
-    return want.filter((id) => !held.has(id));
-  };
-  if (root === 'bill') {
-    return {
-      // as the stock client: a sponsor it lacks, or whose person_hash differs from the one it holds
-      sponsors: await absent(
-        list(x.sponsors).map((p) => p.people_id),
-        'SELECT people_id FROM ls_people WHERE people_id',
-      ),
-      ...(await changedPeople(tx, list(x.sponsors))),
-      votes: await absent(
-        list(x.votes).map((v) => v.roll_call_id),
-        'SELECT DISTINCT roll_call_id FROM ls_bill_vote_detail WHERE roll_call_id',
-      ),
-      texts: await absent(
-        list(x.texts).map((t) => t.doc_id),
-        'SELECT text_id FROM ls_bill_text WHERE bill_text_doc IS NOT NULL AND text_id',
-      ),
-      amendments: await absent(
-        list(x.amendments).map((a) => a.amendment_id),
-        'SELECT amendment_id FROM ls_bill_amendment WHERE amendment_doc IS NOT NULL AND amendment_id',
-      ),
-      supplements: await absent(
-        list(x.supplements).map((a) => a.supplement_id),
-        'SELECT supplement_id FROM ls_bill_supplement WHERE supplement_doc IS NOT NULL AND supplement_id',
-      ),
-    };
+  const named: [key: string, ids: unknown[]][] =
+    root === 'bill'
+      ? [
+          ['sponsors', list(x.sponsors).map((p) => p.people_id)],
+          ['votes', list(x.votes).map((v) => v.roll_call_id)],
+          ['texts', list(x.texts).map((t) => t.doc_id)],
+          ['amendments', list(x.amendments).map((a) => a.amendment_id)],
+          ['supplements', list(x.supplements).map((a) => a.supplement_id)],
+        ]
+      : root === 'roll_call'
+        ? [['sponsors', list(x.votes).map((v) => v.people_id)]]
+        : [];
+  const wanted = named
+    .map(([key, ids]) => [key, [...new Set(ids.map(Number))]] as const)
+    .filter(([, ids]) => ids.length > 0);
+  if (wanted.length === 0) return {};
+  const rows = await tx.select(
+    wanted
+      .map(([key, ids]) => `SELECT '${key}' AS k, id, h FROM (${HELD[key]} IN (${ids.map(() => '?').join(', ')})) AS x`)
+      .join(' UNION ALL '),
+    wanted.flatMap(([, ids]) => ids),
+  );
+  const held = new Map<string, Map<number, unknown>>();
+  for (const r of rows) {
+    const k = String(r.k);
+    if (!held.has(k)) held.set(k, new Map());
+    held.get(k)!.set(Number(r.id), r.h);
   }
-  if (root === 'roll_call')
-    return {
-      sponsors: await absent(
-        list(x.votes).map((v) => v.people_id),
-        'SELECT people_id FROM ls_people WHERE people_id',
-      ),
-    };
-  return {};
+  const out: Record<string, number[]> = {};
+  for (const [key, ids] of wanted) out[key] = ids.filter((id) => !held.get(key)?.has(id));
+  if (root === 'bill') {
+    // as the stock client: a sponsor it lacks, or whose person_hash differs from the one it holds
+    const hash = held.get('sponsors') ?? new Map<number, unknown>();
+    const changed = list(x.sponsors)
+      .filter((p) => hash.has(Number(p.people_id)) && String(hash.get(Number(p.people_id))) !== p.person_hash)
+      .map((p) => Number(p.people_id));
+    if (changed.length > 0) out.changedSponsors = changed;
+  }
+  return out;
 }
 
 async function process(s: Store, root: string, x: Obj): Promise<Record<string, number[]>> {
   return s.transaction(async (tx) => {
-    if (root === 'bill') await writeBill(tx, s, x);
-    else if (root === 'person') await writePerson(tx, x);
+    if (root === 'bill') writeBill(tx, s, x);
+    else if (root === 'person') writePerson(tx, x);
     else if (root === 'roll_call') {
-      await tx.upsert('ls_bill_vote', ['roll_call_id'], voteRow(s, x, x.bill_id));
-      await tx.del('ls_bill_vote_detail', { roll_call_id: x.roll_call_id });
-      await tx.upsert(
+      tx.upsert('ls_bill_vote', ['roll_call_id'], voteRow(s, x, x.bill_id));
+      tx.del('ls_bill_vote_detail', { roll_call_id: x.roll_call_id });
+      tx.upsert(
         'ls_bill_vote_detail',
         ['roll_call_id', 'people_id'],
         list(x.votes).map((v) => ({ roll_call_id: x.roll_call_id, people_id: v.people_id, vote_id: v.vote_id })),
       );
-    } else if (root === 'text' || root === 'amendment' || root === 'supplement') await writeDoc(tx, s, root, x);
+    } else if (root === 'text' || root === 'amendment' || root === 'supplement') writeDoc(tx, s, root, x);
     else throw new Error(`unsupported push type ${root}`);
     return missingFor(tx, root, x);
   });

@@ -1,6 +1,8 @@
 // The receiver's DDL is LegiScan's published schema: every column of every table a push lands in,
 // with the published type, length and nullability, in both variants (legiscan-published.ts), so a
-// value the mirror sends that would not fit a stock receiver does not fit this one either.
+// value the mirror sends that would not fit a stock receiver does not fit this one either; and a
+// push's writes, queued and sent together (legiscan-store.ts), still fail on such a value and
+// leave nothing of the push behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED } from './legiscan-published.js';
 import { mariadbStore, mariadbUrl, postgresStore, type Store } from './legiscan-store.js';
@@ -44,6 +46,61 @@ describe("receiver DDL against LegiScan's published schema", () => {
           ]),
         );
         expect(got).toEqual(want);
+      },
+    );
+  }
+});
+
+const person = (id: number, over: Record<string, unknown> = {}) => ({
+  people_id: id,
+  state_id: 2,
+  role_id: 1,
+  party_id: 1,
+  name: 'Ann Example',
+  first_name: 'Ann',
+  middle_name: '',
+  last_name: 'Example',
+  suffix: '',
+  nickname: '',
+  district: 'HD-001',
+  person_hash: 'abcd1234',
+  ...over,
+});
+
+describe('receiver stores: a push is one transaction', () => {
+  for (const variant of ['postgresql', 'mariadb'] as const) {
+    it.skipIf(variant === 'mariadb' && !MYSQL)(
+      `${variant}: a value that does not fit rejects the push and nothing of it is stored`,
+      async () => {
+        const s = stores.find((x) => x.name === variant)!;
+        const held = async (ids: number[]) =>
+          (await s.query(`SELECT people_id FROM ls_people WHERE people_id IN (${ids.join(', ')}) ORDER BY 1`)).map(
+            (r) => Number(r.people_id),
+          );
+        // too long for varchar(128), and too large for the smallint key
+        for (const [i, bad] of [{ name: 'x'.repeat(129) }, { people_id: 70_000 }].entries()) {
+          const ok = 100 + i * 10;
+          await expect(
+            s.transaction(async (tx) => {
+              tx.upsert('ls_people', ['people_id'], person(ok));
+              tx.upsert('ls_people', ['people_id'], person(ok + 1, bad));
+              return tx.select('SELECT count(*) AS n FROM ls_people');
+            }),
+          ).rejects.toThrow();
+          expect(await held([ok, ok + 1])).toEqual([]);
+        }
+        // the same writes with values that fit are stored, and a read in the push sees them
+        const n = await s.transaction(async (tx) => {
+          tx.upsert('ls_people', ['people_id'], person(200));
+          tx.upsert('ls_people', ['people_id'], [person(201), person(202, { name: "O'Brien \\ Sons" })]);
+          tx.del('ls_people', { people_id: 201 });
+          return (await tx.select('SELECT count(*) AS n FROM ls_people WHERE people_id >= ?', [200]))[0]!.n;
+        });
+        expect(Number(n)).toBe(2);
+        expect(await held([200, 201, 202])).toEqual([200, 202]);
+        expect((await s.query('SELECT name FROM ls_people WHERE people_id = ?', [202]))[0]!.name).toBe(
+          "O'Brien \\ Sons",
+        );
       },
     );
   }

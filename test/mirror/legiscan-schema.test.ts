@@ -6,7 +6,7 @@
 // answers field by field (through the documented id map, district and time conventions).
 // With LDS_MIRROR_FULL=1 every real source in ../shared/data goes in full:
 // every LegiScan dataset, Congress 116 (bills and votes), congress-legislators and every Open States
-// person (about 20,000 pushes, 11,426 bills and people compared; 6 minutes alone on 2 cores; CI
+// person (about 20,000 pushes, 11,426 bills and people compared; under 5 minutes alone on 2 cores; CI
 // runs it so, alone, after the other suites); otherwise slices of them keep `npm test` short. The
 // simulator runs LDS_MIRROR_SIM_COUNT actions with the mirror active (500 by default, 1,000 in CI).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
