@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/helpers/longest-first.js';
 
 export default defineConfig({
   test: {
@@ -10,5 +11,6 @@ export default defineConfig({
     hookTimeout: 180_000,
     teardownTimeout: 60_000,
     reporters: ['default'],
+    sequence: { sequencer: LongestFirst },
   },
 });
