@@ -20,7 +20,7 @@
 //   --latency-seconds S   duration of the steady-load latency phase             (default 8)
 //   --tick-changes N      changes stamped every 100 ms in the latency phase      (default 1)
 //   --hang-ms MS          how long the hanging receiver holds each request       (default 15000)
-//   --mirror-changes N    bill changes in each push-mirror run                  (default 400)
+//   --mirror-changes N    bill changes in each push-mirror run                  (default 400; at most --mirror-states × 200)
 //   --mirror-states N     states the push-mirror changes are spread over         (default 8)
 //   --mirror-rate N       changes/s of the push-mirror's steady-load run          (default 25)
 //   --mirror-seconds S    duration of that run                                   (default 20)
@@ -83,6 +83,16 @@ const DELAY_MS = Number(flags.delay);
 const BACKLOG_CHANGES = Number(flags.changes);
 const LATENCY_SECONDS = Number(flags['latency-seconds']);
 const TICK_CHANGES = Number(flags['tick-changes']);
+// The mirror runs give each bench bill at most one change: a second change of a bill is carried
+// inside the bill's one push, so a run with more changes than bills would wait for pushes that
+// never come.
+const MIRROR_BILLS_PER_STATE = 200;
+if (Number(flags['mirror-changes']) > Number(flags['mirror-states']) * MIRROR_BILLS_PER_STATE) {
+  console.error(
+    `--mirror-changes may be at most --mirror-states × ${MIRROR_BILLS_PER_STATE} (${Number(flags['mirror-states']) * MIRROR_BILLS_PER_STATE})`,
+  );
+  process.exit(2);
+}
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `lds_bench_wh_${process.pid}`;
 
@@ -371,12 +381,12 @@ try {
     ]);
     await db.query(
       `INSERT INTO bills (bill_id, state_id, session_id, bill_number, bill_number_key, body_id, current_body_id, title)
-                    SELECT g, $1, $2, 'SB' || g, 'SB' || g, $3, $3, 'Mirror bench bill ' || g FROM generate_series($4::int, $4::int + 199) g`,
+                    SELECT g, $1, $2, 'SB' || g, 'SB' || g, $3, $3, 'Mirror bench bill ' || g FROM generate_series($4::int, $4::int + ${MIRROR_BILLS_PER_STATE - 1}) g`,
       [st.state_id, 19100000 + i, st.body_id, 19100000 + i * 1000],
     );
     await db.query(
       `INSERT INTO bill_history (bill_id, history_step, history_date, history_action, history_body_id, history_major)
-                    SELECT g, 1, '2026-01-09', 'First reading, referred to committee', $2, 1 FROM generate_series($1::int, $1::int + 199) g`,
+                    SELECT g, 1, '2026-01-09', 'First reading, referred to committee', $2, 1 FROM generate_series($1::int, $1::int + ${MIRROR_BILLS_PER_STATE - 1}) g`,
       [19100000 + i * 1000, st.body_id],
     );
   }
@@ -433,7 +443,7 @@ try {
     await stamper.query(
       `INSERT INTO changes (bill_id, state_id, reason_id, old_status, new_status, seq, changed_at)
        SELECT b.bill_id, b.state_id, 2, 1, 2, (SELECT coalesce(max(seq), 0) FROM changes) + g, clock_timestamp() + g * interval '1 microsecond'
-       FROM generate_series(1, $1) g JOIN LATERAL (SELECT bill_id, state_id FROM bills WHERE bill_id = 19100000 + ((g - 1) % $2) * 1000 + ((g - 1) / $2) % 200) b ON true`,
+       FROM generate_series(1, $1) g JOIN LATERAL (SELECT bill_id, state_id FROM bills WHERE bill_id = 19100000 + ((g - 1) % $2) * 1000 + ((g - 1) / $2) % ${MIRROR_BILLS_PER_STATE}) b ON true`,
       [mtotal, nStates],
     );
     while (arrivals.filter((a) => a[0] === 'mirror').length < mtotal) await new Promise((r) => setTimeout(r, 20));
