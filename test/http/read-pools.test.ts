@@ -28,6 +28,10 @@ describe('expensive reads on their own pool', () => {
       redisUrl: undefined,
       expensiveReadPoolSize: 1,
       expensiveReadsPerKey: 1,
+      // the held lock, not the read statement timeout (5 s), decides how long a search waits: on a
+      // busy machine the steps below took longer than that, the waiting search was cancelled and
+      // the check found none waiting
+      readStatementTimeoutMs: 0,
     });
     const opened = await openDatabase(config, createLogger('silent'), 'server', 2);
     const app = await buildTestApp(config, {
