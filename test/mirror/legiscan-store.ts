@@ -67,18 +67,23 @@ const pgLiteral = (v: unknown): string =>
       ? `'\\x${v.toString('hex')}'`
       : pg.escapeLiteral(typeof v === 'object' ? JSON.stringify(v) : String(v));
 
-/** Statements of one transaction not sent yet. */
+/** Statements of one transaction not sent yet, sent together (one round trip) when flushed. */
 class Queued {
-  private sql: string[] = [];
+  private sql: string[];
+  constructor(
+    begin: string,
+    private readonly send: (sql: string) => Promise<unknown>,
+  ) {
+    this.sql = [begin];
+  }
   add(statement: string): void {
     this.sql.push(statement);
   }
-  /** the queued statements as one multi-statement query, or undefined when there are none */
-  take(): string | undefined {
-    if (this.sql.length === 0) return undefined;
+  async flush(): Promise<void> {
+    if (this.sql.length === 0) return;
     const all = this.sql.join(';\n');
     this.sql = [];
-    return all;
+    await this.send(all);
   }
 }
 
@@ -109,8 +114,7 @@ export async function postgresStore(): Promise<Store> {
       );
     },
     async select(sql, params = []) {
-      const writes = queued.take();
-      if (writes) await client.query(writes);
+      await queued.flush();
       return (await client.query(pgPlaceholders(sql), params)).rows;
     },
   });
@@ -119,14 +123,13 @@ export async function postgresStore(): Promise<Store> {
     zeroDate: null,
     async transaction(fn) {
       const client = await pool.connect();
-      const queued = new Queued();
       // BEGIN goes with the first writes
-      queued.add('BEGIN');
+      const queued = new Queued('BEGIN', (sql) => client.query(sql));
       try {
         try {
           const r = await fn(txOn(client, queued));
           queued.add('COMMIT');
-          await client.query(queued.take()!);
+          await queued.flush();
           return r;
         } catch (err) {
           await client.query('ROLLBACK');
@@ -199,8 +202,7 @@ export async function mariadbStore(url: string): Promise<Store> {
       );
     },
     async select(sql, params = []) {
-      const writes = queued.take();
-      if (writes) await conn.query(writes);
+      await queued.flush();
       const [rows] = await conn.query(sql, params);
       return rows as Row[];
     },
@@ -210,14 +212,13 @@ export async function mariadbStore(url: string): Promise<Store> {
     zeroDate: '0000-00-00',
     async transaction(fn) {
       const conn = await pool.getConnection();
-      const queued = new Queued();
-      queued.add('START TRANSACTION');
+      const queued = new Queued('START TRANSACTION', (sql) => conn.query(sql));
       try {
         await strict(conn);
         try {
           const r = await fn(txOn(conn, queued));
           queued.add('COMMIT');
-          await conn.query(queued.take()!);
+          await queued.flush();
           return r;
         } catch (err) {
           await conn.rollback();
