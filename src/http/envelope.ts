@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOGUE, type ErrorCode, errorBody } from './errors.js';
 import { mapError } from './error-map.js';
+import { clientLeft } from './read-budget.js';
 import './route-config.js';
 
 declare module 'fastify' {
@@ -67,6 +68,14 @@ export const envelopePlugin = fp(
     );
 
     app.setErrorHandler(async (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      if (clientLeft(req, err)) {
+        // Its read was stopped because the client hung up: no error line and no 500 (an error
+        // alert would fire whenever clients give up under load, when it matters most), but one
+        // line with nginx's 499 "client closed request", since no access line follows an answer
+        // nobody received. The reply goes nowhere.
+        req.log.info({ req, res: { statusCode: 499 }, responseTime: reply.elapsedTime }, 'client closed request');
+        return reply.code(499).send();
+      }
       const { error, kind } = mapError(err);
       if (kind === 'database') {
         // An outage fails every request the same way: no stack, no error line per request (the

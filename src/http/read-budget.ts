@@ -12,13 +12,29 @@ import type { Queryable } from '../db/pool.js';
 import { ApiError } from './errors.js';
 import type { ExpensiveReadGate } from './expensive-reads.js';
 
+/** Requests whose reads were stopped because their client hung up (see clientLeft). */
+const abandoned = new WeakSet<FastifyRequest>();
+
 /** Aborts when the client hangs up before its response is complete. */
 export function disconnectSignal(reply: FastifyReply): AbortSignal {
   const ac = new AbortController();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) ac.abort();
+    if (reply.raw.writableFinished) return;
+    abandoned.add(reply.request);
+    ac.abort();
   });
   return ac.signal;
+}
+
+/**
+ * Whether `err` is what stopping this request's read raised because its client hung up: the
+ * AbortError of a read that had not started (it waited for a connection), or PostgreSQL's 57014
+ * for the statement cancelled on its behalf. Not the service's failure: nobody is left to answer.
+ */
+export function clientLeft(req: FastifyRequest, err: unknown): boolean {
+  if (!abandoned.has(req)) return false;
+  const { name, code } = err as { name?: unknown; code?: unknown };
+  return name === 'AbortError' || code === '57014';
 }
 
 /**

@@ -3,7 +3,9 @@
 // once and a per-key budget of their statement time (in-process, and across replicas through
 // Redis). A search is made slow on purpose by holding a lock on bills from another connection: it
 // then waits in PostgreSQL as long as we like.
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPool } from '../../src/db/pool.js';
 import { openDatabase } from '../../src/db/open.js';
 import { createLogger } from '../../src/logger.js';
 import { freshDatabase, type TestDatabase } from '../helpers/db.js';
@@ -106,6 +108,54 @@ describe('a client that hangs up', () => {
     } finally {
       await release();
       await t.close();
+    }
+  });
+});
+
+describe('a client that hangs up is not a failure of the service', () => {
+  it('logs no error and records 499 for a read stopped in PostgreSQL or before it had a connection', async () => {
+    // One expensive-read connection: the first search holds it (waiting on the lock), the second
+    // waits in the pool for it.
+    const lines: { level: number; msg: string; res?: { statusCode: number }; req?: { url: string } }[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const expensive = createPool(db.url, 1, 'lds-test-expensive');
+    const t = await testApp({
+      db,
+      // two searches of one key at once (the default allows one)
+      config: { expensiveReadsPerKey: 2 },
+      deps: { logger: createLogger('info', { stream, pretty: false }), dbExpensive: expensive },
+    });
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const release = await lockTable(db.pool, 'bills');
+    const connections = () =>
+      new Promise<number>((resolve, reject) => t.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+    try {
+      const search = (q: string, ctl: AbortController) =>
+        fetch(`${base}/v1/bills?q=${q}`, { headers: { 'x-api-key': t.key }, signal: ctl.signal }).catch(() => undefined);
+      const [running, queued] = [new AbortController(), new AbortController()];
+      const first = search('school', running);
+      await waitFor('the first search waiting in PostgreSQL', async () => (await countWaiting(db.pool, SEARCH_SQL)) === 1);
+      const second = search('tax', queued);
+      await waitFor('the second search waiting for the connection', async () => expensive.waitingCount === 1);
+      queued.abort();
+      await waitFor('the server seeing the second client leave', async () => (await connections()) === 1);
+      running.abort();
+      await Promise.all([first, second]);
+      // no access line follows an answer nobody received: one line each says what became of them
+      const answered = () => lines.filter((l) => l.msg === 'client closed request' && l.req?.url.startsWith('/v1/bills'));
+      await waitFor('a line for each search', async () => answered().length === 2);
+      expect(answered().map((l) => l.res?.statusCode)).toEqual([499, 499]);
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      expect(await countWaiting(db.pool, SEARCH_SQL)).toBe(0);
+    } finally {
+      await release();
+      await t.close();
+      await expensive.end();
     }
   });
 });
