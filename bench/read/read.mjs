@@ -378,6 +378,14 @@ for (const c of cases) {
 const loadavgEnd = os.loadavg();
 const stealPct = stealShare(runStart);
 
+// Each server's peak resident memory over the whole run (VmHWM): a runtime setting that buys CPU
+// with memory (a larger young generation) shows its price here.
+const peakRss = Object.fromEntries(
+  servers.map((s) => {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${s.pid}/status`, 'utf8'));
+    return [s.name, m ? Math.round(Number(m[1]) / 1024) : null];
+  }),
+);
 const procs = [app, base, ...(before ? [before.proc] : [])];
 for (const p of procs) p.kill('SIGTERM');
 if (args.perf) removePerfMaps(procs.map((p) => p.pid));
@@ -398,8 +406,9 @@ console.log(
   `\nRead API, ${billCount.toLocaleString('en-US')} bills (${args.corpus}); ${os.cpus().length} cores, loadavg ${la(loadavgStart)} → ${la(loadavgEnd)}, ${stealPct} % of CPU time stolen by the hypervisor`,
 );
 console.log(
-  `closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s after ${openWarmup} s of warm-up; DB pool ${POOL_SIZE} each\n`,
+  `closed: ${CONNECTIONS} connections, ${seconds} s; open: ${args.rate ? `${args.rate}/s` : `${openShare} of the baseline's max`}, ${seconds} s after ${openWarmup} s of warm-up; DB pool ${POOL_SIZE} each`,
 );
+console.log(`peak RSS: ${servers.map((s) => `${s.name} ${peakRss[s.name]} MiB`).join(', ')}\n`);
 console.log(
   '| endpoint | app req/s | baseline req/s | ratio (≥ 0.9) | rate | app p50 / p99 / max | baseline p50 / p99 / max | p99 ratio (≤ 1.5) | CPU ms/req app / base |',
 );
@@ -446,6 +455,7 @@ if (!args['no-save']) {
     loadavg_start: loadavgStart,
     loadavg_end: loadavgEnd,
     steal_pct: stealPct,
+    peak_rss_mib: peakRss,
     node: process.version,
     connections: CONNECTIONS,
     seconds_per_run: seconds,
