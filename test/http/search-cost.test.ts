@@ -133,13 +133,20 @@ describe('a client that hangs up is not a failure of the service', () => {
     const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const release = await lockTable(db.pool, 'bills');
     const connections = () =>
-      new Promise<number>((resolve, reject) => t.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+      new Promise<number>((resolve, reject) =>
+        t.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+      );
     try {
       const search = (q: string, ctl: AbortController) =>
-        fetch(`${base}/v1/bills?q=${q}`, { headers: { 'x-api-key': t.key }, signal: ctl.signal }).catch(() => undefined);
+        fetch(`${base}/v1/bills?q=${q}`, { headers: { 'x-api-key': t.key }, signal: ctl.signal }).catch(
+          () => undefined,
+        );
       const [running, queued] = [new AbortController(), new AbortController()];
       const first = search('school', running);
-      await waitFor('the first search waiting in PostgreSQL', async () => (await countWaiting(db.pool, SEARCH_SQL)) === 1);
+      await waitFor(
+        'the first search waiting in PostgreSQL',
+        async () => (await countWaiting(db.pool, SEARCH_SQL)) === 1,
+      );
       const second = search('tax', queued);
       await waitFor('the second search waiting for the connection', async () => expensive.waitingCount === 1);
       queued.abort();
@@ -147,7 +154,8 @@ describe('a client that hangs up is not a failure of the service', () => {
       running.abort();
       await Promise.all([first, second]);
       // no access line follows an answer nobody received: one line each says what became of them
-      const answered = () => lines.filter((l) => l.msg === 'client closed request' && l.req?.url.startsWith('/v1/bills'));
+      const answered = () =>
+        lines.filter((l) => l.msg === 'client closed request' && l.req?.url.startsWith('/v1/bills'));
       await waitFor('a line for each search', async () => answered().length === 2);
       expect(answered().map((l) => l.res?.statusCode)).toEqual([499, 499]);
       expect(lines.filter((l) => l.level >= 50)).toEqual([]);
