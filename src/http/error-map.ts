@@ -52,8 +52,9 @@ export function mapError(err: FastifyError): MappedError {
     return client(new ApiError('bad_request', err.message));
   }
   const sqlstate = pgCode(err);
-  // A statement cut by the read pool's statement_timeout (57014 query_canceled; a cancel because
-  // the client hung up raises the same code, but nobody is left to read that answer).
+  // A statement cut by the read pool's statement_timeout (57014 query_canceled; the cancel sent
+  // because the client hung up raises the same code, and the error handler takes that one first:
+  // clientLeft in read-budget.ts).
   if (sqlstate === '57014') return client(new ApiError('query_timeout'));
   // Safety net: a PostgreSQL data exception (class 22: bad datetime, out-of-range number, invalid
   // text representation, ...) can only come from a value a client sent that validation let pass;
