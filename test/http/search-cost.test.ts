@@ -110,10 +110,8 @@ describe('a client that hangs up', () => {
       await t.close();
     }
   });
-});
 
-describe('a client that hangs up is not a failure of the service', () => {
-  it('logs no error and records 499 for a read stopped in PostgreSQL or before it had a connection', async () => {
+  it('is not a failure of the service: no error, 499 for a read stopped in PostgreSQL or before it had a connection', async () => {
     // One expensive-read connection: the first search holds it (waiting on the lock), the second
     // waits in the pool for it.
     const lines: { level: number; msg: string; res?: { statusCode: number }; req?: { url: string } }[] = [];
