@@ -1,17 +1,19 @@
 // One bulk build in a process of its own, so its RSS is the builder's alone (run.mjs samples it).
 // `all`: the bulk role's build (buildSnapshots, every jurisdiction and the nationwide scope,
-// forced). A comma list of codes: those jurisdictions in one snapshot, written by the role's lanes
+// forced); `changed`: the role's build as it runs every BULK_INTERVAL (what changed since the
+// current files). A comma list of codes: those jurisdictions in one snapshot, written by the role's lanes
 // (writeInSnapshot: worker threads sharing the snapshot) and published as the role publishes them
 // (with an empty signature, so a later real build rebuilds them). A third argument sets the number
 // of lanes (default: the role's).
-// Prints one JSON line: { ms, bytes, scopes, cpu, memory }; memory holds the peak of each part of
+// Prints one JSON line: { ms, bytes, scopes, blocks, cpu, memory }; memory holds the peak of each part of
 // process.memoryUsage() sampled every 50 ms (V8 heap used and committed, external memory and
 // ArrayBuffers such as zlib's and pg's Buffers), to tell what the RSS run.mjs samples is made of.
 import pino from 'pino';
 import { createPool } from '../../dist/db/pool.js';
-import { buildSnapshots, writeInSnapshot } from '../../dist/bulk/build.js';
+import { buildSnapshots, wholeJurisdiction, writeInSnapshot } from '../../dist/bulk/build.js';
+import { SESSION_BILLS_SQL } from '../../dist/bulk/blocks.js';
 import { withSnapshot } from '../../dist/bulk/snapshot.js';
-import { cleanup, publish } from '../../dist/bulk/store.js';
+import { cleanup, currentFiles, publish } from '../../dist/bulk/store.js';
 import { ownCpu, sampleBackendCpu } from './cpu.mjs';
 
 const [url, which, lanesArg] = process.argv.slice(2);
@@ -31,8 +33,13 @@ const sampler = setInterval(sampleMemory, 50);
 const backends = sampleBackendCpu(pool, [APP, 'lds-bulk-build']);
 const started = process.hrtime.bigint();
 let scopes;
-if (which === 'all') {
-  scopes = (await buildSnapshots(pool, silent, { force: true, databaseUrl: url, lanes })).built;
+let blocks;
+let written;
+if (which === 'all' || which === 'changed') {
+  const r = await buildSnapshots(pool, silent, { force: which === 'all', databaseUrl: url, lanes });
+  scopes = r.built;
+  blocks = r.blocks;
+  written = r.bytes;
 } else {
   const codes = which.split(',');
   const client = await pool.connect();
@@ -40,13 +47,15 @@ if (which === 'all') {
     await withSnapshot(client, async (snap) => {
       const states = (
         await client.query(
-          `SELECT state_id, state_abbr::text AS state_abbr, '' AS signature FROM states s WHERE state_abbr = ANY($1::text[])
-           ORDER BY (SELECT count(*) FROM bills b WHERE b.state_id = s.state_id) DESC`,
+          `SELECT state_id, state_abbr::text AS state_abbr, '' AS signature FROM states WHERE state_abbr = ANY($1::text[])`,
           [codes],
         )
       ).rows;
-      const fresh = await writeInSnapshot(pool, client, states, silent, { databaseUrl: url, lanes });
-      await publish(pool, fresh, snap.cursor, snap.takenAt);
+      const sessions = (await client.query(SESSION_BILLS_SQL)).rows;
+      const units = states.flatMap((s) => wholeJurisdiction(s, sessions)).sort((a, b) => b.size - a.size);
+      const fresh = await writeInSnapshot(pool, client, units, silent, { databaseUrl: url, lanes });
+      const replaced = (await currentFiles(pool)).filter((f) => codes.includes(f.scope)).map((f) => f.file_id);
+      await publish(pool, fresh, replaced, snap.cursor, snap.takenAt);
     });
   } finally {
     client.release();
@@ -63,5 +72,6 @@ const { bytes } = (
   )
 ).rows[0];
 const cpu = { node: ownCpu(), postgres: await backends.stop() };
-process.stdout.write(JSON.stringify({ ms, bytes: Number(bytes), scopes, cpu, memory }) + '\n');
+// the bytes this build wrote (a build of what changed keeps the other blocks' files)
+process.stdout.write(JSON.stringify({ ms, bytes: Number(written ?? bytes), scopes, blocks, cpu, memory }) + '\n');
 await pool.end();

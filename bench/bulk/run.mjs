@@ -18,6 +18,11 @@
 // process (e.g. --max-semi-space-size=32); --compare-lanes also builds each run in one lane (the
 // role's build without its second thread). The files it builds are removed at the end (--keep
 // leaves them current).
+// With --states all, each run then measures the role's next build after --changes N bills changed
+// (default 10,000, a hundredth of the corpus; 0: none): first N bills of the jurisdictions' latest
+// sessions (where a legislature's activity is, and the simulator's), then N bills of any session.
+// A changed bill here is a rewritten row (a new row version, the same content): what a build sees
+// of an edit, which costs it the same rendering as any other.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,6 +43,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '1' },
     'build-flags': { type: 'string', default: '' },
     'compare-lanes': { type: 'boolean', default: false },
+    changes: { type: 'string', default: '10000' },
     out: { type: 'string', default: 'bench/results/bulk.json' },
   },
 });
@@ -170,6 +176,18 @@ if (Number((await one('SELECT count(*) AS n FROM changes WHERE seq IS NULL')).n)
 }
 
 // --- build and its baseline ---
+const changes = Number(args.changes);
+/** Rewrites `changes` random bills' rows: of the jurisdictions' latest sessions, or of any session. */
+async function touch(where) {
+  const from =
+    where === 'latest'
+      ? `bills WHERE session_id IN (SELECT DISTINCT ON (state_id) session_id FROM sessions ORDER BY state_id, year_start DESC, session_id DESC)`
+      : 'bills';
+  await pool.query(
+    `UPDATE bills SET updated = updated WHERE bill_id IN (SELECT bill_id FROM ${from} ORDER BY random() LIMIT $1)`,
+    [changes],
+  );
+}
 const buildFlags = args['build-flags'].split(' ').filter(Boolean);
 const runs = [];
 for (let i = 0; i < Math.max(1, Number(args.runs)); i++) {
@@ -184,6 +202,16 @@ for (let i = 0; i < Math.max(1, Number(args.runs)); i++) {
     copyOne: await runChild('copy-child.mjs', [DB, codes, '--one']),
   };
   run.ratio = run.build.ms / run.copyBoth.ms;
+  if (codes === 'all' && changes > 0) {
+    for (const where of ['latest', 'any']) {
+      await touch(where);
+      run[`rebuild_${where}`] = await runChild('build-child.mjs', [DB, 'changed'], buildFlags);
+      const r = run[`rebuild_${where}`];
+      console.log(
+        `run ${i + 1}: next build after ${changes.toLocaleString()} bills changed (${where === 'latest' ? 'latest sessions' : 'any session'}): ${(r.ms / 1000).toFixed(1)} s, ${r.blocks} blocks, ${(r.peak_rss / MiB).toFixed(0)} MiB: ${(r.ms / run.copyBoth.ms).toFixed(2)}x`,
+      );
+    }
+  }
   runs.push(run);
   if (run.build1)
     console.log(
@@ -195,7 +223,7 @@ for (let i = 0; i < Math.max(1, Number(args.runs)); i++) {
 }
 /** The run with the median build/baseline ratio (its own numbers, not a mix of runs; of an even count the lower middle, so report every run). */
 const median = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor((runs.length - 1) / 2)];
-const { build, build1, copyBoth, copyOne } = median;
+const { build, build1, copyBoth, copyOne, rebuild_latest: rebuildLatest, rebuild_any: rebuildAny } = median;
 
 // --- download over HTTP, and its baseline ---
 const keyPool = new pg.Pool({ connectionString: DB, max: 1 });
@@ -247,6 +275,18 @@ const rows = [
     mib(copyBoth.gzip_bytes + copyBoth.deflate_bytes),
   ],
   ['  baseline: COPY -> gzip', s(copyOne.ms), s(copyOne.ms * scale), mib(copyOne.peak_rss), mib(copyOne.gzip_bytes)],
+  ...[
+    [rebuildLatest, 'latest sessions'],
+    [rebuildAny, 'any session'],
+  ]
+    .filter(([r]) => r)
+    .map(([r, where]) => [
+      `next build, ${changes.toLocaleString()} bills changed in ${where} (${r.blocks} blocks)`,
+      s(r.ms),
+      s(r.ms),
+      mib(r.peak_rss),
+      mib(r.bytes),
+    ]),
   [
     'download all.ndjson.gz (HTTP)',
     s(dl.ndjson.ms),
@@ -268,6 +308,8 @@ for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 const ratios = {
   build_vs_copy_same_compression: build.ms / copyBoth.ms,
   build_vs_copy_gzip_only: build.ms / copyOne.ms,
+  ...(rebuildLatest && { next_build_latest_vs_copy: rebuildLatest.ms / copyBoth.ms }),
+  ...(rebuildAny && { next_build_any_vs_copy: rebuildAny.ms / copyBoth.ms }),
   download_vs_copy: (dl.ndjson.ms + dl.csv.ms) / copyFiles.ms,
 };
 console.log(
@@ -290,6 +332,9 @@ const result = {
   corpus: { ...corpus, bill_rows: totalRows },
   sample: { states: codes, bills: sampleBills, rows: sampleRows, scale },
   build,
+  changes: rebuildLatest ? changes : 0,
+  next_build_latest_sessions: rebuildLatest,
+  next_build_any_session: rebuildAny,
   baseline_copy_gzip_deflate: copyBoth,
   baseline_copy_gzip: copyOne,
   download: dl,
@@ -301,6 +346,8 @@ const result = {
     loadavg_before: r.loadavg_before,
     ratio: r.ratio,
     build: r.build,
+    rebuild_latest: r.rebuild_latest,
+    rebuild_any: r.rebuild_any,
     baseline_copy_gzip_deflate: r.copyBoth,
     baseline_copy_gzip: r.copyOne,
   })),

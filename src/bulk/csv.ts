@@ -5,7 +5,7 @@
 // without compressing anything again when one jurisdiction changes.
 import { constants, createDeflateRaw, crc32 } from 'node:zlib';
 import type { Pool } from '../db/pool.js';
-import { chunkSink, createFile, finishFile, openSink, type OpenSink } from './store.js';
+import { chunkSink, createFile, finishFile, HEAD_BLOCK, openSink, type BlockRange, type OpenSink } from './store.js';
 import { tableRows, type Table, type TableRows } from './tables.js';
 import type { BulkRecord } from './record-types.js';
 
@@ -65,25 +65,40 @@ interface Open {
 export class CsvTablesWriter {
   private constructor(
     private readonly db: Pool,
+    private readonly file: { scope: string; signature: string; block: BlockRange },
+    private readonly tables: Map<string, Table>,
     private readonly open: Map<string, Open>,
   ) {}
 
-  /** Creates a file per table (status building) for the scope. */
-  static async create(db: Pool, scope: string, signature: string, tables: Table[]): Promise<CsvTablesWriter> {
-    const open = new Map<string, Open>();
-    for (const table of tables) {
-      const fileId = await createFile(db, scope, signature, 'csv', table.name);
-      const deflate = createDeflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
-      open.set(table.name, {
-        table,
-        fileId,
-        sink: openSink(deflate, chunkSink(db, fileId)),
-        rows: 0,
-        rawSize: 0,
-        crc: 0,
-      });
-    }
-    return new CsvTablesWriter(db, open);
+  /**
+   * Creates a file per table (status building) for the scope's block. `eager`: every table now,
+   * empty or not (the head block, whose set of tables tells a scope is complete); otherwise a
+   * table's file is created with its first rows (a block of bills has none of the head's tables).
+   */
+  static async create(
+    db: Pool,
+    scope: string,
+    signature: string,
+    tables: Table[],
+    block: BlockRange = HEAD_BLOCK,
+    eager = true,
+  ): Promise<CsvTablesWriter> {
+    const w = new CsvTablesWriter(db, { scope, signature, block }, new Map(tables.map((t) => [t.name, t])), new Map());
+    if (eager) for (const t of tables) await w.opened(t.name);
+    return w;
+  }
+
+  private async opened(name: string): Promise<Open> {
+    const have = this.open.get(name);
+    if (have) return have;
+    const table = this.tables.get(name);
+    if (!table) throw new Error(`bulk: no CSV table ${name} in this scope`);
+    const { scope, signature, block } = this.file;
+    const fileId = await createFile(this.db, scope, signature, 'csv', table.name, block);
+    const deflate = createDeflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
+    const t: Open = { table, fileId, sink: openSink(deflate, chunkSink(this.db, fileId)), rows: 0, rawSize: 0, crc: 0 };
+    this.open.set(name, t);
+    return t;
   }
 
   /** Adds the records' rows to their tables; resolves once every table can take more. */
@@ -91,8 +106,8 @@ export class CsvTablesWriter {
     const rows: TableRows = tableRows(records);
     const waits: Array<Promise<void>> = [];
     for (const [name, entries] of rows) {
-      const t = this.open.get(name);
-      if (!t) throw new Error(`bulk: no CSV table ${name} in this scope`);
+      if (entries.length === 0) continue;
+      const t = await this.opened(name);
       let text = '';
       for (const e of entries) {
         if (Array.isArray(e)) {

@@ -1,12 +1,12 @@
-// The downloads made of the current files: per scope and `all`, the NDJSON file (its gzip
-// members concatenated) and the CSV zip (laid out from the tables' deflate files). Each download
+// The downloads made of the current files: per scope and `all`, the NDJSON file (its blocks' gzip
+// members concatenated, scope by scope) and the CSV zip (laid out from the tables' deflate files). Each download
 // is a list of pieces with a size and an ETag; the bytes of a given set of stored files never
 // change, so the ETag is a hash of their ids.
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { headerLine } from './csv.js';
 import { GLOBAL_SCOPE } from './build.js';
-import type { Piece, StoredFile } from './store.js';
+import { HEAD_BLOCK, type Piece, type StoredFile } from './store.js';
 import { TABLES, tableNamed, tablesOf, type Table } from './tables.js';
 import { zipLayout, type ZipEntry } from './zip.js';
 
@@ -77,8 +77,10 @@ export function listDownloads(files: StoredFile[]): Listed[] {
     ...ndjson.filter((f) => f.scope !== GLOBAL_SCOPE),
     ...ndjson.filter((f) => f.scope === GLOBAL_SCOPE),
   ];
+  // a block's CSV tables, by scope and block
+  const blockOf = (f: StoredFile) => `${f.scope}:${f.session_id}:${f.bill_from}`;
   const csvOf = new Map<string, StoredFile[]>();
-  for (const f of files) if (f.format === 'csv') csvOf.set(f.scope, [...(csvOf.get(f.scope) ?? []), f]);
+  for (const f of files) if (f.format === 'csv') csvOf.set(blockOf(f), [...(csvOf.get(blockOf(f)) ?? []), f]);
 
   const make = (scope: string, members: StoredFile[]): Listed => {
     const counts: Record<string, number> = {};
@@ -97,15 +99,22 @@ export function listDownloads(files: StoredFile[]): Listed[] {
       },
     };
     const tables = scope === ALL ? TABLES : tablesOf(scope === GLOBAL_SCOPE);
-    // the tables' files in the order of `members`, each table complete for every member scope
-    const csv = members.flatMap((m) => (csvOf.get(m.scope) ?? []).filter((f) => tables.includes(tableNamed(f.part))));
-    const complete = members.every((m) =>
-      tablesOf(m.scope === GLOBAL_SCOPE).every((t) => csvOf.get(m.scope)?.some((f) => f.part === t.name)),
+    // the tables' files in the order of `members`; complete when every member scope's head block
+    // has every table (a block of bills has only the tables it has rows for)
+    const csv = members.flatMap((m) =>
+      (csvOf.get(blockOf(m)) ?? []).filter((f) => tables.includes(tableNamed(f.part))),
     );
+    const complete = members
+      .filter((m) => m.bill_from === HEAD_BLOCK.from)
+      .every((m) =>
+        tablesOf(m.scope === GLOBAL_SCOPE).every((t) => csvOf.get(blockOf(m))?.some((f) => f.part === t.name)),
+      );
     if (complete) listed.csv = csvDownload(scope, tables, csv);
     return listed;
   };
-  return [make(ALL, ordered), ...ndjson.map((f) => make(f.scope, [f]))];
+  const byScope = new Map<string, StoredFile[]>();
+  for (const f of ndjson) byScope.set(f.scope, [...(byScope.get(f.scope) ?? []), f]);
+  return [make(ALL, ordered), ...[...byScope].map(([scope, blocks]) => make(scope, blocks))];
 }
 
 /** The download with this file name, if any. */

@@ -12,12 +12,14 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Pool, PoolClient, Queryable } from '../db/pool.js';
-import { jurisdictionRecords, type Jurisdiction } from './records.js';
+import { billRecords, headRecords } from './records.js';
 import { writeScope } from './scope.js';
+import { HEAD_BLOCK } from './store.js';
+import { cutBlocks, type Unit } from './blocks.js';
+import { MemberVoteText } from './member-votes.js';
 
-export interface Target extends Jurisdiction {
-  signature: string;
-}
+/** What a lane writes (blocks.ts). */
+export type Target = Unit;
 
 /** What a lane reports when it wrote a jurisdiction's files. */
 export interface Built {
@@ -85,10 +87,8 @@ export async function runLane(
   try {
     await importSnapshot(client, snapshotId);
     const reader = preparing(client);
-    for (let t = await next(); t; t = await next()) {
-      const fileIds = await writeScope(pool, t.state_abbr, t.signature, jurisdictionRecords(reader, t), signal);
-      built({ scope: t.state_abbr, fileIds });
-    }
+    for (let t = await next(); t; t = await next())
+      built({ scope: t.state_abbr, fileIds: await writeUnit(pool, reader, t, signal) });
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -96,6 +96,18 @@ export async function runLane(
   } finally {
     client.release();
   }
+}
+
+/** Writes a unit's files: the head block, or the blocks its range of bills is cut into (blocks.ts). */
+async function writeUnit(pool: Pool, reader: Queryable, t: Target, signal?: AbortSignal): Promise<number[]> {
+  if (t.kind === 'head') return writeScope(pool, t.state_abbr, t.signature, headRecords(reader, t), signal, HEAD_BLOCK);
+  const ids: number[] = [];
+  const memberVotes = await MemberVoteText.load(reader, t.state_id);
+  for (const b of await cutBlocks(reader, t.session, t.from, t.to, t.blockBills)) {
+    const records = billRecords(reader, b.session, b.from, b.n, memberVotes);
+    ids.push(...(await writeScope(pool, t.state_abbr, b.signature, records, signal, b)));
+  }
+  return ids;
 }
 
 /** Messages between a lane's thread (build-thread.ts) and the builder. */

@@ -5,7 +5,7 @@
 // GET /v1/committees with its members (…/members) under `members`, and legislators, sessions,
 // hearings, subjects, candidates and topics as their lists.
 import type { Queryable } from '../db/pool.js';
-import { billsOfState } from '../api/bills/repository.js';
+import { billsOfSession } from '../api/bills/repository.js';
 import { embedParts, PART_NAMES } from '../api/bills/parts.js';
 import { roster } from '../api/legislators/repository.js';
 import { committeeMembers, listCommittees } from '../api/committees/repository.js';
@@ -14,7 +14,7 @@ import { listHearings } from '../api/hearings/repository.js';
 import { listSubjects } from '../api/subjects/repository.js';
 import { listCandidates } from '../api/candidates/repository.js';
 import { listTopics } from '../api/topics/repository.js';
-import { MemberVoteText, NO_MEMBER_VOTES } from './member-votes.js';
+import { NO_MEMBER_VOTES, type MemberVoteText } from './member-votes.js';
 import type { BulkRecord, RecordType } from './record-types.js';
 
 /**
@@ -37,8 +37,8 @@ export interface Jurisdiction {
   state_abbr: string;
 }
 
-/** Every record of one jurisdiction. Bills stream in pages of BILL_BATCH (one query per part each), the rest is small. */
-export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): AsyncGenerator<BulkRecord[]> {
+/** A jurisdiction's records other than its bills and roll calls: the head block of its files. */
+export async function* headRecords(db: Queryable, j: Jurisdiction): AsyncGenerator<BulkRecord[]> {
   const list = (type: RecordType, rows: Array<Record<string, unknown>>) => rows.map((data) => ({ type, data }));
   yield list('session', await listSessions(db, j.state_id, ALL));
   yield list('legislator', await roster(db, { stateId: j.state_id, limit: ALL, offset: 0 }));
@@ -54,16 +54,30 @@ export async function* jurisdictionRecords(db: Queryable, j: Jurisdiction): Asyn
   yield list('hearing', await listHearings(db, { stateId: j.state_id, limit: ALL }));
   yield list('subject', await listSubjects(db, { stateId: j.state_id, limit: ALL }));
   yield list('candidate', await listCandidates(db, { state: j.state_abbr, limit: ALL, offset: 0 }));
-  const memberVotes = await MemberVoteText.load(db, j.state_id);
-  for (let after = 0; ;) {
-    const bills = await billsOfState(db, j.state_id, after, BILL_BATCH);
+}
+
+/**
+ * The `count` bills of a session after bill id `after` (with all their parts), each batch followed
+ * by its roll calls. The caller counted them in the same snapshot, so the last batch ends exactly
+ * at the block's last bill.
+ */
+export async function* billRecords(
+  db: Queryable,
+  session: number,
+  after: number,
+  count: number,
+  memberVotes: MemberVoteText,
+): AsyncGenerator<BulkRecord[]> {
+  for (let left = count; left > 0;) {
+    const bills = await billsOfSession(db, session, after, Math.min(BILL_BATCH, left));
     if (bills.length === 0) return;
+    left -= bills.length;
     after = bills[bills.length - 1].bill_id as number;
     await embedParts(db, bills as Array<{ bill_id: number }>, PART_NAMES);
     const rollCalls = bills.flatMap((b) =>
       (b as unknown as { votes: Array<Record<string, unknown>> }).votes.map((v) => ({ ...v })),
     );
-    yield list('bill', bills);
+    yield bills.map((data) => ({ type: 'bill' as const, data }));
     yield await withMemberVotes(db, rollCalls, memberVotes);
   }
 }

@@ -6,10 +6,10 @@ import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, notFound } from '../http/errors.js';
 import { errorResponses } from '../http/schemas.js';
-import { currentFiles, readRange } from './store.js';
+import { currentFiles, currentSetKey, readRange } from './store.js';
 import { GLOBAL_SCOPE } from './build.js';
 import { TABLES } from './tables.js';
-import { ALL, CSV_SUFFIX, findDownload, listDownloads, NDJSON_SUFFIX } from './downloads.js';
+import { ALL, CSV_SUFFIX, findDownload, listDownloads, NDJSON_SUFFIX, type Listed } from './downloads.js';
 
 const FileInfo = {
   url: Type.String({ description: 'where to download it (needs the API key; counts as one request)' }),
@@ -71,7 +71,13 @@ function parseRange(
 }
 
 export const bulkRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const listed = async () => listDownloads(await currentFiles(app.dbRead));
+  // the listing is made again only when a build published a new set
+  let cached: { key: string; listed: Listed[] } | undefined;
+  const listed = async () => {
+    const key = await currentSetKey(app.dbRead);
+    if (cached?.key !== key) cached = { key, listed: listDownloads(await currentFiles(app.dbRead)) };
+    return cached.listed;
+  };
   const url = (name: string) => `${app.config.publicBaseUrl}/v1/bulk/${name}`;
 
   app.get(

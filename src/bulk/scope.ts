@@ -1,8 +1,8 @@
-// One scope's files (the NDJSON gzip member and its CSV tables) from one pass over its records.
+// One block of a scope's files (its NDJSON gzip member and CSV tables) from one pass over its records.
 // Used by the builder's lanes (lanes.ts), on a worker thread or in the calling thread.
 import { createGzip } from 'node:zlib';
 import type { Pool } from '../db/pool.js';
-import { chunkSink, createFile, finishFile, openSink } from './store.js';
+import { chunkSink, createFile, finishFile, HEAD_BLOCK, openSink, type BlockRange } from './store.js';
 import { CsvTablesWriter } from './csv.js';
 import { tablesOf } from './tables.js';
 import { RECORD_TYPES, type BulkRecord } from './record-types.js';
@@ -33,8 +33,9 @@ async function* oneAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
 }
 
 /**
- * Writes a scope's files from one pass over its records: the NDJSON (one gzip member) and its
- * CSV tables. Returns their file ids.
+ * Writes one block of a scope's files from one pass over its records: the NDJSON (one gzip
+ * member) and its CSV tables (the head block every table, a block of bills those it has rows for).
+ * Returns their file ids.
  */
 export async function writeScope(
   store: Pool,
@@ -42,10 +43,12 @@ export async function writeScope(
   signature: string,
   records: AsyncIterable<BulkRecord[]>,
   signal?: AbortSignal,
+  block: BlockRange = HEAD_BLOCK,
 ): Promise<number[]> {
-  const fileId = await createFile(store, scope, signature);
+  const fileId = await createFile(store, scope, signature, 'ndjson', '', block);
   const ndjson = openSink(createGzip(), chunkSink(store, fileId));
-  const csv = await CsvTablesWriter.create(store, scope, signature, tablesOf(scope === GLOBAL_SCOPE));
+  const head = block.from === HEAD_BLOCK.from;
+  const csv = await CsvTablesWriter.create(store, scope, signature, tablesOf(scope === GLOBAL_SCOPE), block, head);
   const counts: Record<string, number> = {};
   try {
     for await (const batch of oneAhead(records)) {

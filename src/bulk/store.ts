@@ -31,7 +31,19 @@ export interface StoredFile {
   signature: string;
   size: number;
   counts: Record<string, number>;
+  /** the block's session and its bills there: bill_from < bill_id <= bill_to (null: no upper bound); session 0, bill_from -1: the head block */
+  session_id: number;
+  bill_from: number;
+  bill_to: number | null;
 }
+
+/** Where a file sits in its scope: the head block, or a block of a session's bills (blocks.ts). */
+export interface BlockRange {
+  session: number;
+  from: number;
+  to: number | null;
+}
+export const HEAD_BLOCK: BlockRange = { session: 0, from: -1, to: null };
 
 export async function createFile(
   db: Queryable,
@@ -39,10 +51,12 @@ export async function createFile(
   signature: string,
   format: Format = 'ndjson',
   part = '',
+  block: BlockRange = HEAD_BLOCK,
 ): Promise<number> {
   const { rows } = await db.query<{ file_id: number }>(
-    'INSERT INTO bulk_files (scope, signature, format, part) VALUES ($1, $2, $3, $4) RETURNING file_id',
-    [scope, signature, format, part],
+    `INSERT INTO bulk_files (scope, signature, format, part, session_id, bill_from, bill_to)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING file_id`,
+    [scope, signature, format, part, block.session, block.from, block.to],
   );
   return rows[0].file_id;
 }
@@ -165,33 +179,61 @@ export async function finishFile(
 }
 
 /**
- * Makes the fresh files current and moves every other current file to the same snapshot (their
- * jurisdiction did not change, so their content equals that snapshot too): one transaction, so
- * the listing always shows one consistent set.
+ * Makes the fresh files current in place of the `replaced` ones (the blocks rebuilt, or every file
+ * of a scope laid out anew) and moves every current file to the snapshot: the others' content is
+ * unchanged at this snapshot, so it equals the snapshot too. One transaction, so the listing
+ * always shows one consistent set.
  */
-export async function publish(db: Queryable, fileIds: number[], cursor: string, generatedAt: string): Promise<void> {
-  await db.query(
-    `WITH fresh AS (SELECT file_id, scope FROM bulk_files WHERE file_id = ANY($1::bigint[])),
-          old AS (UPDATE bulk_files b SET status = 'superseded', superseded_at = now()
-                  FROM fresh WHERE b.scope = fresh.scope AND b.status = 'current' RETURNING b.file_id)
-     SELECT count(*) FROM old`,
-    [fileIds],
-  );
-  await db.query(`UPDATE bulk_files SET status = 'current' WHERE file_id = ANY($1::bigint[])`, [fileIds]);
-  await db.query(`UPDATE bulk_files SET feed_cursor = $1, generated_at = $2 WHERE status = 'current'`, [
-    cursor,
-    generatedAt,
-  ]);
+export async function publish(
+  pool: Pool,
+  fresh: number[],
+  replaced: number[],
+  cursor: string,
+  generatedAt: string,
+): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(
+      `UPDATE bulk_files SET status = 'superseded', superseded_at = now() WHERE file_id = ANY($1::bigint[]) AND status = 'current'`,
+      [replaced],
+    );
+    await client.query(`UPDATE bulk_files SET status = 'current' WHERE file_id = ANY($1::bigint[])`, [fresh]);
+    await client.query(`UPDATE bulk_files SET feed_cursor = $1, generated_at = $2 WHERE status = 'current'`, [
+      cursor,
+      generatedAt,
+    ]);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
 }
 
-/** The current files, by scope (then format and table). */
+/** The current files, by scope, then block (the head first, then each session's bills in bill_id order), format and table. */
 export async function currentFiles(db: Queryable): Promise<StoredFile[]> {
   const { rows } = await db.query<StoredFile>(
     `SELECT file_id, scope, format, part, raw_size, crc32, feed_cursor, to_char(generated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS generated_at,
-       to_char(built_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS built_at, signature, size, counts
-     FROM bulk_files WHERE status = 'current' ORDER BY scope, format, part`,
+       to_char(built_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS built_at, signature, size, counts,
+       session_id, bill_from, bill_to
+     FROM bulk_files WHERE status = 'current' ORDER BY scope, session_id, bill_from, format, part`,
   );
   return rows;
+}
+
+/**
+ * What identifies the current set: a build that publishes adds newer files (a higher id) or moves
+ * the cursor, or both. Reading it is an index scan, where the set is a row per block and table
+ * (about ten thousand on the 1M corpus).
+ */
+export async function currentSetKey(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ key: string }>(
+    `SELECT count(*) || ':' || coalesce(max(file_id), 0) || ':' || coalesce(max(feed_cursor), '') AS key
+     FROM bulk_files WHERE status = 'current'`,
+  );
+  return rows[0].key;
 }
 
 /** Removes files superseded longer than `retainMs` ago (downloads in progress keep reading the old bytes until then) and unfinished builds. */

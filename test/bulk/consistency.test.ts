@@ -29,7 +29,8 @@ const changeCount = async () =>
   (await env.db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM changes')).rows[0].n;
 
 async function takeSnapshot(): Promise<Snap> {
-  const r = await buildSnapshots(env.db.pool, silent);
+  // small blocks: each build after the first renders only the blocks the writers touched
+  const r = await buildSnapshots(env.db.pool, silent, { blockBills: 2 });
   // the all-in-one downloads as the route lays them out
   const files = await currentFiles(env.db.pool);
   const [all] = listDownloads(files);

@@ -76,11 +76,16 @@ export async function getBill(db: Queryable, billId: number): Promise<BillRow | 
 }
 
 /** A jurisdiction's bills after a bill id, in bill_id order (the bulk files' keyset walk). */
-export async function billsOfState(db: Queryable, stateId: number, afterId: number, limit: number): Promise<BillRow[]> {
+export async function billsOfSession(
+  db: Queryable,
+  sessionId: number,
+  afterId: number,
+  limit: number,
+): Promise<BillRow[]> {
   return (
     await db.query<BillRow>(
-      `SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.state_id = $1 AND b.bill_id > $2 ORDER BY b.bill_id LIMIT $3`,
-      [stateId, afterId, limit],
+      `SELECT ${BILL_COLUMNS} FROM ${BILL_FROM} WHERE b.session_id = $1 AND b.bill_id > $2 ORDER BY b.bill_id LIMIT $3`,
+      [sessionId, afterId, limit],
     )
   ).rows;
 }
