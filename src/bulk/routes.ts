@@ -98,7 +98,8 @@ export const bulkRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'booleans are true/false. ' +
           'Every file of the listing equals one snapshot of the database, whose change-feed position is `cursor`: load a file, then follow ' +
           'GET /v1/changes?since=<cursor> (re-fetching changed bills with include=all) and nothing is missed or seen twice. ' +
-          `Files are rebuilt in the background at most every BULK_INTERVAL, only for jurisdictions that changed. Empty until the first build.`,
+          `Files are rebuilt in the background at most every BULK_INTERVAL, rendering again only the blocks of bills (a session's, 2,000 at a time) that changed; ` +
+          "records follow the blocks: a jurisdiction's sessions, legislators, committees, hearings, subjects and candidates, then its bills session by session, each batch followed by its roll calls. Empty until the first build.",
         tags: ['Bulk'],
         response: { 200: Type.Object({ data: Type.Array(Entry) }), ...errorResponses(401, 429, 500) },
       },
