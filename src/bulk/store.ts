@@ -251,17 +251,32 @@ export interface Member {
 /** A part of a download: a stored file, or bytes made at request time (a zip's headers). */
 export type Piece = Member | { data: Buffer; size: number };
 
+/** Stored files of one chunk read whole are read together, this many bytes in one COPY at most. */
+const GROUP_BYTES = CHUNKS_PER_READ * CHUNK_BYTES;
+
 /**
  * The bytes [start, end] (inclusive) of the concatenation of `pieces`, a few chunks at a time:
- * memory stays flat whatever the file size.
+ * memory stays flat whatever the file size. A run of small stored files (a download holds a CSV
+ * piece per table and block: thousands of a few KiB each) is read in one COPY, not one each.
  */
 export async function* readRange(pool: Pool, pieces: Piece[], start: number, end: number): AsyncGenerator<Buffer> {
   let base = 0;
+  let group: Member[] = [];
+  let groupBytes = 0;
   for (const m of pieces) {
     const lo = Math.max(start, base);
     const hi = Math.min(end, base + m.size - 1);
+    const whole = !('data' in m) && lo === base && hi === base + m.size - 1 && m.size <= CHUNK_BYTES;
+    if (group.length > 0 && (!whole || groupBytes + m.size > GROUP_BYTES)) {
+      yield* await wholeFiles(pool, group, groupBytes);
+      group = [];
+      groupBytes = 0;
+    }
     if (lo > hi) {
       // outside the range
+    } else if (whole) {
+      group.push(m);
+      groupBytes += m.size;
     } else if ('data' in m) {
       yield m.data.subarray(lo - base, hi - base + 1);
     } else {
@@ -269,6 +284,18 @@ export async function* readRange(pool: Pool, pieces: Piece[], start: number, end
     }
     base += m.size;
   }
+  if (group.length > 0) yield* await wholeFiles(pool, group, groupBytes);
+}
+
+/** The whole bytes of small stored files (one chunk each), in their order, in one COPY. */
+async function wholeFiles(pool: Pool, files: Member[], bytes: number): Promise<Buffer[]> {
+  // COPY takes no bind parameters: these are integers of our own
+  const ids = files.map((f) => Number(f.file_id)).join(',');
+  const sql = `COPY (SELECT c.data FROM unnest('{${ids}}'::bigint[]) WITH ORDINALITY AS u(file_id, ord)
+    JOIN bulk_chunks c ON c.file_id = u.file_id ORDER BY u.ord, c.n) TO STDOUT (FORMAT binary)`;
+  const out = await copyValues(pool, sql);
+  if (out.reduce((n, b) => n + b.length, 0) !== bytes) throw new Error(`bulk files ${ids} are missing chunks`);
+  return out;
 }
 
 /**
@@ -303,7 +330,14 @@ async function* storedBytes(pool: Pool, fileId: number, from: number, to: number
 /** The raw bytes of chunks [first, last] of a file, in the pieces they arrived in (COPY binary: no hex text). */
 async function copyChunks(pool: Pool, fileId: number, first: number, last: number): Promise<Buffer[]> {
   // COPY takes no bind parameters: these are integers of our own
-  const sql = `COPY (SELECT data FROM bulk_chunks WHERE file_id = ${Number(fileId)} AND n BETWEEN ${first} AND ${last} ORDER BY n) TO STDOUT (FORMAT binary)`;
+  return copyValues(
+    pool,
+    `COPY (SELECT data FROM bulk_chunks WHERE file_id = ${Number(fileId)} AND n BETWEEN ${first} AND ${last} ORDER BY n) TO STDOUT (FORMAT binary)`,
+  );
+}
+
+/** The values of a one-column binary COPY, read whole on a client released before they are handed on. */
+async function copyValues(pool: Pool, sql: string): Promise<Buffer[]> {
   return onClient(pool, async (client) => {
     const copy = client.query(copyTo(sql));
     const values = copy.pipe(new CopyBinaryValues());
