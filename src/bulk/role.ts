@@ -43,7 +43,7 @@ export async function startBulk(ctx: BulkDeps): Promise<Background> {
       const started = Date.now();
       const r = await buildSnapshots(db, log, { signal: abort.signal, databaseUrl: ctx.databaseUrl });
       log.info(
-        { cursor: r.cursor, built: r.built.length, bytes: r.bytes, ms: Date.now() - started },
+        { cursor: r.cursor, built: r.built.length, blocks: r.blocks, bytes: r.bytes, ms: Date.now() - started },
         'bulk files built',
       );
       failures.ok();
