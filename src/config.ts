@@ -297,7 +297,7 @@ export const SETTINGS = {
     'BULK_INTERVAL',
     int(1, 7 * 86400),
     900,
-    'Seconds between bulk file builds at most (the `bulk` role; only changed jurisdictions are rebuilt)',
+    'Seconds between bulk file builds at most (the `bulk` role; only the blocks of bills that changed are rendered again)',
   ),
   relayPollMs: setting('RELAY_POLL_MS', int(50, 600000), 5000, 'Safety poll of the relay when no notification arrives'),
   webhookAllowedHosts: setting(

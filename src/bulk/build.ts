@@ -91,7 +91,7 @@ export interface BuildResult {
   cursor: string;
   /** scopes with files rebuilt */
   built: string[];
-  /** blocks of bills rendered */
+  /** ranges of bills rendered: a block, or a session laid out anew (each counts once) */
   blocks: number;
   /** bytes written */
   bytes: number;

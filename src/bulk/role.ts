@@ -1,5 +1,5 @@
-// The `bulk` role: builds the bulk files at most every BULK_INTERVAL seconds, and only the
-// jurisdictions that changed. Any number of processes may run the role; one builds at a time (a
+// The `bulk` role: builds the bulk files at most every BULK_INTERVAL seconds, rendering again only
+// the blocks of bills that changed (blocks.ts). Any number of processes may run the role; one builds at a time (a
 // PostgreSQL advisory lock held by a dedicated session), the others stand by and take over when
 // its session ends. The files live in PostgreSQL, so every API replica serves them.
 import type { Background, BackgroundContext } from '../background.js';
