@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { Writable, type Transform } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import type { Pool, PoolClient, Queryable } from '../db/pool.js';
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '../db/pool.js';
 import { COPY_TRAILER, CopyBinaryValues, copyBinaryHead } from './copy-binary.js';
 
 /** Bytes per stored chunk; every chunk but a file's last is exactly this long (Range arithmetic relies on it). */
@@ -191,9 +191,7 @@ export async function publish(
   cursor: string,
   generatedAt: string,
 ): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  await withTransaction(pool, async (client) => {
     await client.query(
       `UPDATE bulk_files SET status = 'superseded', superseded_at = now() WHERE file_id = ANY($1::bigint[]) AND status = 'current'`,
       [replaced],
@@ -203,13 +201,7 @@ export async function publish(
       cursor,
       generatedAt,
     ]);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** The current files, by scope, then block (the head first, then each session's bills in bill_id order), format and table. */

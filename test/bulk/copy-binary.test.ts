@@ -10,9 +10,17 @@ import { to as copyTo } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { CopyBinaryValues } from '../../src/bulk/copy-binary.js';
 import { CHUNK_BYTES, chunkSink, createFile, readRange, type Piece } from '../../src/bulk/store.js';
+import type { Pool } from '../../src/db/pool.js';
 import { freshDatabase } from '../helpers/db.js';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+
+/** Stores `data` as a file's chunks; the piece a download would list for it. */
+async function storeFile(pool: Pool, data: Buffer): Promise<Piece> {
+  const fileId = await createFile(pool, 'XX', 'sig');
+  await pipeline(Readable.from([data]), chunkSink(pool, fileId));
+  return { file_id: fileId, size: data.length };
+}
 
 /** A one-column COPY binary stream of `values` (with an optional header extension). */
 function copyBinary(values: Buffer[], extension = Buffer.alloc(0)): Buffer {
@@ -123,11 +131,7 @@ describe('CopyBinaryValues', () => {
   it('reads a run of small stored files in few COPYs, the same bytes in any range', async () => {
     const db = await freshDatabase(3);
     try {
-      const store = async (data: Buffer): Promise<Piece> => {
-        const fileId = await createFile(db.pool, 'XX', 'sig');
-        await pipeline(Readable.from([data]), chunkSink(db.pool, fileId));
-        return { file_id: fileId, size: data.length };
-      };
+      const store = (data: Buffer) => storeFile(db.pool, data);
       // a download's CSV pieces: many small files, a made header between runs of them, a large file
       const datas: Buffer[] = [];
       const pieces: Piece[] = [];
@@ -166,11 +170,7 @@ describe('CopyBinaryValues', () => {
   it('reads any byte range of stored files and made bytes, across chunk boundaries', async () => {
     const db = await freshDatabase(3);
     try {
-      const store = async (data: Buffer): Promise<Piece> => {
-        const fileId = await createFile(db.pool, 'XX', 'sig');
-        await pipeline(Readable.from([data]), chunkSink(db.pool, fileId));
-        return { file_id: fileId, size: data.length };
-      };
+      const store = (data: Buffer) => storeFile(db.pool, data);
       const a = randomBytes(2 * CHUNK_BYTES + 1234);
       const made = randomBytes(100);
       const b = randomBytes(CHUNK_BYTES);
