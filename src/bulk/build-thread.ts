@@ -1,5 +1,5 @@
 // A lane of a bulk build on a worker thread (lanes.ts): its own connections, the build's exported
-// snapshot, jurisdictions asked of the builder one at a time, file ids reported back.
+// snapshot, units asked of the builder one at a time, file ids reported back.
 import { parentPort, workerData } from 'node:worker_threads';
 import { createPool } from '../db/pool.js';
 import { runLane, type Target, type ThreadInput, type ThreadMessage } from './lanes.js';
@@ -8,7 +8,7 @@ const port = parentPort!;
 const { databaseUrl, snapshotId } = workerData as ThreadInput;
 const send = (m: ThreadMessage) => port.postMessage(m);
 
-/** The next jurisdiction (null from the builder: none left). */
+/** The next unit (null from the builder: none left). */
 const next = () =>
   new Promise<Target | undefined>((resolve) => {
     port.once('message', (t: Target | null) => resolve(t ?? undefined));

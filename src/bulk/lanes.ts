@@ -1,10 +1,11 @@
-// The jurisdictions of one build, written by lanes that share the build's snapshot: the snapshot's
+// The units of one build (a jurisdiction's head block, or a range of a session's bills: blocks.ts),
+// written by lanes that share the build's snapshot: the snapshot's
 // transaction exports it (pg_export_snapshot) and each lane reads in a transaction of its own
 // that imports it (SET TRANSACTION SNAPSHOT), so every lane sees exactly the same database as
-// the snapshot that gave the cursor. A lane takes the next jurisdiction when it finished one.
+// the snapshot that gave the cursor. A lane takes the next unit when it finished one.
 //
 // The compiled service runs each lane on a worker thread with its own connections: serialising
-// and compressing a jurisdiction is CPU work, and two lanes keep two cores busy (and the main
+// and compressing bills is CPU work, and two lanes keep two cores busy (and the main
 // thread free to serve requests) where one thread alternated with PostgreSQL. Under the
 // TypeScript sources (tests), or without a database URL, the lanes run in the calling thread on
 // connections of its pool: the same snapshot import, the same files.
@@ -21,7 +22,7 @@ import { MemberVoteText } from './member-votes.js';
 /** What a lane writes (blocks.ts). */
 export type Target = Unit;
 
-/** What a lane reports when it wrote a jurisdiction's files. */
+/** What a lane reports when it wrote a unit's files. */
 export interface Built {
   scope: string;
   fileIds: number[];
@@ -74,7 +75,7 @@ export function preparing(client: PoolClient): Queryable {
 
 /**
  * One lane: reads in the imported snapshot on one client of `pool`, writes the files through the
- * pool's other connections, until `next` has no jurisdiction left.
+ * pool's other connections, until `next` has no unit left.
  */
 export async function runLane(
   pool: Pool,
@@ -127,7 +128,7 @@ export interface LaneOptions {
 
 /**
  * Writes the targets' files in lanes reading the exported snapshot `snapshotId` (which the
- * caller's transaction keeps valid until this resolves). Calls `built` as each jurisdiction is
+ * caller's transaction keeps valid until this resolves). Calls `built` as each unit is
  * done. On a failure (or abort) every lane stops and the promise rejects; files left unfinished
  * stay in status building, which the next build's cleanup removes.
  */
