@@ -218,7 +218,7 @@ export async function currentFiles(db: Queryable): Promise<StoredFile[]> {
 /**
  * What identifies the current set: a build that publishes adds newer files (a higher id) or moves
  * the cursor, or both. Reading it is an index scan, where the set is a row per block and table
- * (about ten thousand on the 1M corpus).
+ * (thousands on the 1M corpus).
  */
 export async function currentSetKey(db: Queryable): Promise<string> {
   const { rows } = await db.query<{ key: string }>(
