@@ -217,8 +217,8 @@ export async function currentFiles(db: Queryable): Promise<StoredFile[]> {
 
 /**
  * What identifies the current set: a build that publishes adds newer files (a higher id) or moves
- * the cursor, or both. Reading it is one aggregate of three numbers, where the set is a row per block and table
- * (thousands on the 1M corpus).
+ * the cursor, or both. Reading it is one aggregate of three numbers, where the set is a row per
+ * block and table (thousands on the 1M corpus).
  */
 export async function currentSetKey(db: Queryable): Promise<string> {
   const { rows } = await db.query<{ key: string }>(
