@@ -12,7 +12,7 @@ import type { Pool, PoolClient } from '../db/pool.js';
 import type { Logger } from '../logger.js';
 import { withSnapshot } from './snapshot.js';
 import { cleanup, currentFiles, HEAD_BLOCK, publish, type StoredFile } from './store.js';
-import { tablesOf } from './tables.js';
+import { hasEveryTable } from './downloads.js';
 import { globalRecords, type Jurisdiction } from './records.js';
 import type { BulkRecord } from './record-types.js';
 import { GLOBAL_SCOPE, writeScope } from './scope.js';
@@ -47,14 +47,6 @@ const SIGNATURE_SQL = `
     '${LAYOUT}:' || md5(coalesce(string_agg(v.t || ':' || v.n || ':' || v.x, ',' ORDER BY v.t), '')) AS signature
   FROM states s LEFT JOIN v ON v.state_id = s.state_id
   GROUP BY s.state_id, s.state_abbr ORDER BY s.state_abbr`;
-
-/** Whether a scope's head block has every CSV table (files written before CSV existed have none). */
-function hasEveryTable(files: StoredFile[], scope: string): boolean {
-  const have = new Set(
-    files.filter((f) => f.scope === scope && f.format === 'csv' && f.bill_from === HEAD_BLOCK.from).map((f) => f.part),
-  );
-  return tablesOf(scope === GLOBAL_SCOPE).every((t) => have.has(t.name));
-}
 
 interface Candidate extends Jurisdiction {
   /** its head block's signature */

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { headerLine } from './csv.js';
-import { GLOBAL_SCOPE } from './build.js';
+import { GLOBAL_SCOPE } from './scope.js';
 import { HEAD_BLOCK, type Piece, type StoredFile } from './store.js';
 import { TABLES, tableNamed, tablesOf, type Table } from './tables.js';
 import { zipLayout, type ZipEntry } from './zip.js';
@@ -69,6 +69,14 @@ function csvDownload(scope: string, tables: Table[], files: StoredFile[]): Liste
   return { name: scope + CSV_SUFFIX, content_type: 'application/zip', etag, rows, ...layout };
 }
 
+/** Whether a scope's head block has every CSV table (files written before CSV existed have none). */
+export function hasEveryTable(files: StoredFile[], scope: string): boolean {
+  const have = new Set(
+    files.filter((f) => f.scope === scope && f.format === 'csv' && f.bill_from === HEAD_BLOCK.from).map((f) => f.part),
+  );
+  return tablesOf(scope === GLOBAL_SCOPE).every((t) => have.has(t.name));
+}
+
 /** `all` first (every jurisdiction in code order, then the nationwide records), then each scope. */
 export function listDownloads(files: StoredFile[]): Listed[] {
   const ndjson = files.filter((f) => f.format === 'ndjson');
@@ -104,11 +112,7 @@ export function listDownloads(files: StoredFile[]): Listed[] {
     const csv = members.flatMap((m) =>
       (csvOf.get(blockOf(m)) ?? []).filter((f) => tables.includes(tableNamed(f.part))),
     );
-    const complete = members
-      .filter((m) => m.bill_from === HEAD_BLOCK.from)
-      .every((m) =>
-        tablesOf(m.scope === GLOBAL_SCOPE).every((t) => csvOf.get(blockOf(m))?.some((f) => f.part === t.name)),
-      );
+    const complete = members.filter((m) => m.bill_from === HEAD_BLOCK.from).every((m) => hasEveryTable(files, m.scope));
     if (complete) listed.csv = csvDownload(scope, tables, csv);
     return listed;
   };
